@@ -1,0 +1,94 @@
+/*
+ * fz-protocol.h - the wire contract between fz-fuzz (and fz-showmap, fz-tmin,
+ * fz-cmin) and the runtime linked into every instrumented program.
+ *
+ * The forkserver speaks AFL++'s protocol so that afl-fuzz can drive an fz-cc
+ * binary and fz-fuzz can drive an afl-cc binary.  Two handshakes exist:
+ *
+ *  Legacy (AFL++ <= 4.1x, e.g. Debian's 4.04c):
+ *    target -> fuzzer : options word. FZ_FS_OPT_ENABLED plus any of
+ *                       FZ_FS_OPT_MAPSIZE (size encoded with
+ *                       FZ_FS_OPT_SET_MAPSIZE) and FZ_FS_OPT_SHDMEM_FUZZ;
+ *                       or FZ_FS_OPT_ERROR | FZ_FS_OPT_SET_ERROR(code).
+ *                       A bare word without FZ_FS_OPT_ENABLED is plain AFL.
+ *    fuzzer -> target : only when the target asked for shared-memory test
+ *                       cases (or an autodictionary): the options the fuzzer
+ *                       accepts, FZ_FS_OPT_ENABLED | FZ_FS_OPT_SHDMEM_FUZZ.
+ *
+ *  Version 1 (AFL++ >= 4.20):
+ *    target -> fuzzer : FZ_FS_NEW_VERSION  (0x41464c00 + 1)
+ *    fuzzer -> target : FZ_FS_NEW_VERSION ^ 0xffffffff
+ *    target -> fuzzer : options word (FZ_FS_NEW_OPT_*)
+ *    target -> fuzzer : map size (u32), because FZ_FS_NEW_OPT_MAPSIZE is set
+ *    target -> fuzzer : FZ_FS_NEW_VERSION again, closing the handshake
+ *    On a set-up error the target sends FZ_FS_NEW_ERROR | code instead of
+ *    the options word.
+ *
+ *  The runtime speaks version 1 when the fuzzer sets FZ_ENV_FSRV_VERSION=1
+ *  (fz-fuzz always does); otherwise it speaks the legacy handshake, which
+ *  every AFL++ release understands.
+ *
+ *  Per run (both handshakes):
+ *    fuzzer -> target : u32 was_killed (non-zero if the fuzzer killed the
+ *                       previous child, e.g. on a timeout)
+ *    target -> fuzzer : u32 child pid
+ *    target -> fuzzer : u32 wait status of the child (waitpid() format; a
+ *                       persistent-mode child that paused itself reports
+ *                       WIFSTOPPED)
+ *
+ * All words are host-endian u32.
+ */
+#ifndef FZ_PROTOCOL_H
+#define FZ_PROTOCOL_H
+
+/* Descriptors: the runtime reads commands on FZ_FORKSRV_FD and writes
+ * replies on FZ_FORKSRV_FD + 1. */
+#define FZ_FORKSRV_FD 198
+
+/* Environment variables set by the fuzzer for the target. */
+#define FZ_ENV_SHM_ID "__AFL_SHM_ID"           /* SysV id of the coverage map */
+#define FZ_ENV_SHM_FUZZ_ID "__AFL_SHM_FUZZ_ID" /* SysV id of the test-case shm */
+#define FZ_ENV_MAP_SIZE "AFL_MAP_SIZE"         /* bytes usable in the map */
+#define FZ_ENV_PERSISTENT "__AFL_PERSISTENT"   /* binary holds the persistent signature */
+#define FZ_ENV_DEFER "__AFL_DEFER_FORKSRV"     /* binary holds the deferred-init signature */
+#define FZ_ENV_FSRV_VERSION "__FZ_FSRV_VERSION" /* "1": speak the version-1 handshake */
+
+/* Signatures compiled into binaries that use __AFL_LOOP / __AFL_INIT; the
+ * fuzzer searches the target file for them (as afl-fuzz does) and sets
+ * FZ_ENV_PERSISTENT / FZ_ENV_DEFER accordingly. */
+#define FZ_SIG_PERSISTENT "##SIG_AFL_PERSISTENT##"
+#define FZ_SIG_DEFER "##SIG_AFL_DEFER_FORKSRV##"
+
+/* Legacy handshake words (values fixed by AFL++). */
+#define FZ_FS_OPT_ENABLED 0x80000001u
+#define FZ_FS_OPT_MAPSIZE 0x40000000u
+#define FZ_FS_OPT_SNAPSHOT 0x20000000u
+#define FZ_FS_OPT_AUTODICT 0x10000000u
+#define FZ_FS_OPT_SHDMEM_FUZZ 0x01000000u
+#define FZ_FS_OPT_NEWCMPLOG 0x02000000u
+#define FZ_FS_OPT_MAX_MAPSIZE ((0x00fffffeu >> 1) + 1)
+#define FZ_FS_OPT_GET_MAPSIZE(x) ((((x)&0x00fffffeu) >> 1) + 1)
+#define FZ_FS_OPT_SET_MAPSIZE(x) \
+    ((x) <= 1 || (x) > FZ_FS_OPT_MAX_MAPSIZE ? 0 : (((x)-1) << 1))
+#define FZ_FS_OPT_ERROR 0xf800008fu
+#define FZ_FS_OPT_GET_ERROR(x) (((x)&0x00ffff00u) >> 8)
+#define FZ_FS_OPT_SET_ERROR(x) (((x)&0x0000ffffu) << 8)
+
+/* Version-1 handshake words (values fixed by AFL++ 4.20+). */
+#define FZ_FS_NEW_VERSION (0x41464c00u + 1)
+#define FZ_FS_NEW_ERROR 0xeffe0000u
+#define FZ_FS_NEW_OPT_MAPSIZE 0x00000001u
+#define FZ_FS_NEW_OPT_SHDMEM_FUZZ 0x00000002u
+#define FZ_FS_NEW_OPT_AUTODICT 0x00000800u
+
+/* Error codes carried by either handshake's error word. */
+#define FZ_FS_ERROR_MAP_SIZE 1
+#define FZ_FS_ERROR_MAP_ADDR 2
+#define FZ_FS_ERROR_SHM_OPEN 4
+#define FZ_FS_ERROR_SHMAT 8
+#define FZ_FS_ERROR_MMAP 16
+
+/* The test-case shared memory: a u32 length followed by the bytes. */
+#define FZ_SHM_FUZZ_HDR 4
+
+#endif
