@@ -16,8 +16,8 @@ CFLAGS ?= -O2 -g
 CXXFLAGS ?= -O2 -g
 
 # Flags every C file of fz itself is built with (not the targets fz builds).
-FZ_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Iinclude -MMD -MP
-FZ_CXXFLAGS = $(CXXFLAGS) -Wall -Wextra -Iinclude -MMD -MP
+FZ_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Iinclude -I. -MMD -MP
+FZ_CXXFLAGS = $(CXXFLAGS) -Wall -Wextra -Iinclude -I. -MMD -MP
 
 # `check` is found through pkg-config; evaluated lazily so that `make check`
 # can install it first and then build in a sub-make.
