@@ -1,0 +1,116 @@
+/*
+ * fsrv.h - the forkserver client: starts an instrumented target, speaks the
+ * AFL++ forkserver protocol with it (include/fz-protocol.h, both the
+ * version-1 and the legacy handshake), delivers each input (file, stdin or
+ * shared memory) and reports each run's outcome and coverage map.
+ *
+ * Blind mode (cfg.blind, fz-fuzz -n) forks and execs the target per run with
+ * no handshake and no coverage, for targets built without fz-cc / afl-cc.
+ *
+ * Typical use:
+ *     fz_fsrv_cfg_t cfg; fz_fsrv_cfg_init(&cfg); cfg.argv = argv; ...
+ *     fz_fsrv_t fs; char err[512];
+ *     if (fz_fsrv_start(&fs, &cfg, err, sizeof err)) fz_die("%s", err);
+ *     r = fz_fsrv_run(&fs, buf, len);   // fs.trace_bits[0..fs.map_size) raw counts
+ *     fz_fsrv_stop(&fs);
+ */
+#ifndef FZ_FSRV_H
+#define FZ_FSRV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "fz-fuzz/shm.h"
+
+typedef enum {
+    FZ_RUN_OK,    /* the target ran and exited (any exit code) */
+    FZ_RUN_CRASH, /* the target died of a signal (see last_signal) */
+    FZ_RUN_HANG,  /* the timeout expired; the child was killed */
+    FZ_RUN_ERROR  /* the forkserver broke; fz_fsrv_t.errmsg says why */
+} fz_run_result_t;
+
+typedef enum {
+    FZ_DELIVER_FILE,  /* argv holds @@: the input is written to input_path */
+    FZ_DELIVER_STDIN, /* no @@: input_path is the child's stdin (rewound) */
+    FZ_DELIVER_SHM    /* the target reads the test-case shared memory */
+} fz_deliver_t;
+
+typedef struct {
+    char **argv;            /* NULL-terminated target command; "@@" = input path */
+    const char *input_path; /* -f FILE; NULL = a private temp file */
+    uint32_t timeout_ms;    /* per run; 0 = the default, 1000 ms */
+    uint32_t mem_limit_mb;  /* RLIMIT_AS for the target; 0 = none */
+    int blind;              /* -n: fork+exec per run, no handshake, no coverage */
+    int debug_child;        /* keep the target's stdout/stderr (FZ_DEBUG_CHILD=1) */
+    int no_shm_input;       /* never use shared-memory input even if offered */
+} fz_fsrv_cfg_t;
+
+typedef struct {
+    fz_fsrv_cfg_t cfg; /* copy of the configuration (argv is borrowed) */
+    fz_shm_t shm;
+    uint8_t *trace_bits; /* == shm.map: raw counts of the last run */
+    uint32_t map_size;   /* bytes the target uses (rounded to FZ_MAP_SIZE_MIN) */
+    fz_deliver_t delivery;
+    int handshake_version; /* 1, 0 = legacy, -1 = blind mode */
+    int persistent;        /* binary has FZ_SIG_PERSISTENT */
+    int deferred;          /* binary has FZ_SIG_DEFER */
+
+    /* Last run. */
+    int last_status;       /* waitpid() status */
+    int last_signal;       /* signal that killed it, 0 if none */
+    int last_exit_code;    /* exit code if it exited, else -1 */
+    uint64_t last_exec_us; /* wall time of the run, microseconds */
+
+    /* Counters since start. */
+    uint64_t total_execs;
+    uint64_t total_forks;   /* new children: execs/forks = persistent reuse */
+    uint64_t total_crashes;
+    uint64_t total_hangs;
+
+    char errmsg[512]; /* why the last FZ_RUN_ERROR happened */
+
+    /* Private state. */
+    char **child_argv;
+    char *input_path;
+    int owns_input_path;
+    int input_fd;
+    int dev_null_fd;
+    pid_t fsrv_pid;
+    pid_t child_pid;     /* current child (a stopped persistent one too) */
+    int child_stopped;   /* persistent child paused itself (WIFSTOPPED) */
+    int last_killed;     /* we killed the previous child */
+    int ctl_fd;          /* we write commands here (target's fd 198) */
+    int st_fd;           /* we read replies here (target's fd 199) */
+} fz_fsrv_t;
+
+/* Fills cfg with defaults (no argv, 1000 ms, no memory limit). */
+void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg);
+
+/* Creates the shared memory, starts the target and completes the
+ * handshake.  Returns 0, or -1 with a one-line message (cause and fix) in
+ * err; nothing is left running on failure. */
+int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t errlen);
+
+/* Runs the target once on buf: clears map[0..map_size), delivers the input,
+ * waits up to the timeout (killing the child if it expires) and records
+ * the outcome in fs->last_*.  The raw map is then in fs->trace_bits.
+ * After FZ_RUN_ERROR the forkserver is gone; see fs->errmsg. */
+fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len);
+
+/* Changes the per-run timeout (e.g. after calibration). */
+void fz_fsrv_set_timeout(fz_fsrv_t *fs, uint32_t timeout_ms);
+
+/* Kills the forkserver and any child, removes a private input file and
+ * detaches the shared memory.  Safe to call twice. */
+void fz_fsrv_stop(fz_fsrv_t *fs);
+
+/* Non-zero if the file at path contains the byte string sig (as afl-fuzz
+ * scans a binary for the persistent / deferred signatures). */
+int fz_fsrv_file_has(const char *path, const char *sig);
+
+/* Resolves a program name like execvp does (PATH search when it has no
+ * '/').  Returns a malloc'ed path or NULL if not found. */
+char *fz_fsrv_find_program(const char *name);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * minimize.h - the minimization driver: runs the mutators' reduction steps
+ * (mutators/reduce.h) through the forkserver and keeps each smaller input
+ * that still has the property being preserved: the same crash, or the
+ * given coverage bits.  Used by fz-fuzz (new queue entries, crashes) and by
+ * fz-tmin.
+ */
+#ifndef FZ_MINIMIZE_H
+#define FZ_MINIMIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fz-fuzz/fsrv.h"
+
+typedef enum {
+    FZ_MIN_CRASH,   /* keep a crash (signal crash_signal, or any if 0) */
+    FZ_MIN_COVERAGE /* keep every bit of want_bits set in the classified map */
+} fz_min_mode_t;
+
+typedef struct {
+    fz_min_mode_t mode;
+    int crash_signal;         /* FZ_MIN_CRASH: signal to keep; 0 = any crash */
+    const uint8_t *want_bits; /* FZ_MIN_COVERAGE: fsrv map_size bytes of bucket bits */
+    uint64_t max_execs;       /* budget; 0 = unlimited */
+} fz_min_cfg_t;
+
+typedef struct {
+    uint64_t execs;  /* target runs used */
+    size_t in_len;   /* length before */
+    size_t out_len;  /* length after */
+    int flaky;       /* some candidate or the final check did not reproduce */
+    int hit_budget;  /* stopped because max_execs ran out */
+} fz_min_stats_t;
+
+typedef enum {
+    FZ_MIN_OK,             /* out holds the smallest input found (maybe == in) */
+    FZ_MIN_NOT_REPRODUCED, /* the input did not show the property at the start */
+    FZ_MIN_ERROR           /* the forkserver failed; see fs->errmsg */
+} fz_min_result_t;
+
+/* Minimizes in[0..len) into out (capacity >= len; len may be 0).  out
+ * always receives an input known to have the property (in itself at
+ * worst).  The fsrv map holds an unrelated run afterwards. */
+fz_min_result_t fz_minimize(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_t *in, size_t len,
+                            uint8_t *out, size_t *out_len, fz_min_stats_t *stats);
+
+#endif
