@@ -1,0 +1,226 @@
+/*
+ * options.c - the option table and its parser.  Each option is one row that
+ * pairs the flag with its help text and says where its value goes, so the
+ * parser, the -h text and docs/options.md cannot drift apart.
+ */
+#include "options.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fz-config.h"
+
+/* How a row stores its value. */
+enum opt_kind {
+    OPT_STR,   /* const char * */
+    OPT_U32,   /* uint32_t, decimal */
+    OPT_U64,   /* uint64_t, decimal */
+    OPT_FLAG,  /* int set to 1, no argument */
+    OPT_NAME,  /* -M/-S: instance name plus is_main */
+    OPT_HELP,  /* -h */
+};
+
+struct opt {
+    const char *flag; /* "-i" or "--replay" */
+    const char *arg;  /* argument name in the help, NULL for none */
+    enum opt_kind kind;
+    size_t off; /* where the value goes in fz_cfg_t */
+    const char *help;
+};
+
+#define AT(field) offsetof(fz_cfg_t, field)
+
+static const struct opt opt_table[] = {
+    {"-i", "DIR", OPT_STR, AT(in_dir), "seed inputs; '-' resumes the campaign already in -o"},
+    {"-o", "DIR", OPT_STR, AT(out_root), "output directory (queue, crashes, hangs, stats)"},
+    {"-t", "MS", OPT_U32, AT(timeout_ms),
+     "per-run timeout in ms (default: 5x the slowest seed, 20..1000)"},
+    {"-m", "MB", OPT_U64, AT(mem_mb), "memory limit of the target in MiB (default: none)"},
+    {"-V", "SECONDS", OPT_U64, AT(max_secs), "stop after this many seconds"},
+    {"-E", "N", OPT_U64, AT(max_execs), "stop after N executions of the target"},
+    {"-s", "SEED", OPT_U64, AT(seed), "seed of the random generator (same seed, same -E: same queue)"},
+    {"-x", "FILE", OPT_STR, AT(dict_file), "dictionary in AFL's format"},
+    {"-M", "NAME", OPT_NAME, AT(name), "instance name, main instance (default: 'default')"},
+    {"-S", "NAME", OPT_NAME, AT(name), "instance name, secondary instance"},
+    {"-f", "FILE", OPT_STR, AT(input_file), "write each input to FILE (instead of a private file)"},
+    {"-q", NULL, OPT_FLAG, AT(quiet), "no status screen: one log line every few seconds"},
+    {"-n", NULL, OPT_FLAG, AT(blind), "blind mode: target not built with fz-cc / afl-cc"},
+    {"--replay", "DIR", OPT_STR, AT(replay_dir),
+     "run every file in DIR once; exit 3 if one crashes, 4 if one hangs"},
+    {"-h", NULL, OPT_HELP, 0, "this help"},
+};
+
+#define N_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+int fz_env_flag(const char *fz_name, const char *afl_name)
+{
+    const char *names[2] = {fz_name, afl_name};
+    for (int i = 0; i < 2; i++) {
+        const char *v = names[i] ? getenv(names[i]) : NULL;
+        if (v && v[0] && strcmp(v, "0") != 0)
+            return 1;
+    }
+    return 0;
+}
+
+__attribute__((format(printf, 3, 4))) static int bad(char *err, size_t errlen, const char *fmt,
+                                                     ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return FZ_OPTIONS_BAD;
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    char *end;
+    if (!s[0] || s[0] == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static const struct opt *find_opt(const char *arg)
+{
+    for (size_t i = 0; i < N_OPTS; i++) {
+        size_t n = strlen(opt_table[i].flag);
+        if (strncmp(arg, opt_table[i].flag, n) != 0)
+            continue;
+        /* Short options take their value glued on ("-t500") as getopt does. */
+        if (arg[n] == 0 || (n == 2 && opt_table[i].arg))
+            return &opt_table[i];
+    }
+    return NULL;
+}
+
+/* Store one option's value; returns FZ_OPTIONS_OK, _HELP or _BAD. */
+static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err, size_t errlen)
+{
+    char *base = (char *)cfg;
+    uint64_t v;
+    switch (o->kind) {
+    case OPT_STR:
+        if (!val[0])
+            return bad(err, errlen, "%s needs a non-empty %s", o->flag, o->arg);
+        *(const char **)(base + o->off) = val;
+        return FZ_OPTIONS_OK;
+    case OPT_U32:
+    case OPT_U64:
+        if (parse_u64(val, o->kind == OPT_U32 ? UINT32_MAX : UINT64_MAX, &v) != 0)
+            return bad(err, errlen, "%s expects a whole number (%s), not '%s'", o->flag, o->arg,
+                       val);
+        if (o->kind == OPT_U32)
+            *(uint32_t *)(base + o->off) = (uint32_t)v;
+        else
+            *(uint64_t *)(base + o->off) = v;
+        if (o->off == AT(seed))
+            cfg->seed_given = 1;
+        return FZ_OPTIONS_OK;
+    case OPT_FLAG:
+        *(int *)(base + o->off) = 1;
+        return FZ_OPTIONS_OK;
+    case OPT_NAME:
+        if (strspn(val, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
+                strlen(val) ||
+            val[0] == '.' || !val[0])
+            return bad(err, errlen, "%s NAME may hold only letters, digits, '_', '-', '.': '%s'",
+                       o->flag, val);
+        cfg->name = val;
+        cfg->is_main = strcmp(o->flag, "-M") == 0;
+        return FZ_OPTIONS_OK;
+    case OPT_HELP:
+        return FZ_OPTIONS_HELP;
+    }
+    return bad(err, errlen, "internal error: option %s", o->flag);
+}
+
+/* Checks that need the whole command line. */
+static int check_cfg(fz_cfg_t *cfg, char *err, size_t errlen)
+{
+    if (!cfg->target_argc)
+        return bad(err, errlen, "no target given; usage: fz-fuzz -i seeds -o out -- ./target @@");
+    if (cfg->replay_dir)
+        return FZ_OPTIONS_OK;
+    if (!cfg->in_dir)
+        return bad(err, errlen, "no seed directory; pass -i DIR (or -i - to resume)");
+    if (!cfg->out_root)
+        return bad(err, errlen, "no output directory; pass -o DIR");
+    if (strcmp(cfg->in_dir, "-") == 0)
+        cfg->resume = 1;
+    if (cfg->timeout_ms && cfg->timeout_ms < 5)
+        return bad(err, errlen, "-t %u is too short to run anything; use at least 5 ms",
+                   cfg->timeout_ms);
+    return FZ_OPTIONS_OK;
+}
+
+int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t errlen)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->name = "default";
+    cfg->quiet = fz_env_flag("FZ_NO_UI", "AFL_NO_UI");
+    cfg->resume = fz_env_flag("FZ_AUTORESUME", "AFL_AUTORESUME");
+    cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
+    err[0] = 0;
+
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (a[0] != '-' || !a[1])
+            break; /* the target starts here, as with getopt's "+" mode */
+        if (strcmp(a, "--help") == 0)
+            return FZ_OPTIONS_HELP;
+        const struct opt *o = find_opt(a);
+        if (!o)
+            return bad(err, errlen, "unknown option '%s'; see fz-fuzz -h", a);
+        const char *val = NULL;
+        if (o->arg) {
+            size_t n = strlen(o->flag);
+            if (a[n])
+                val = a + n;
+            else if (i + 1 < argc)
+                val = argv[++i];
+            else
+                return bad(err, errlen, "%s needs an argument (%s)", o->flag, o->arg);
+        }
+        int r = apply(cfg, o, val, err, errlen);
+        if (r != FZ_OPTIONS_OK)
+            return r;
+    }
+    cfg->target_argv = argv + i;
+    cfg->target_argc = argc - i;
+    return check_cfg(cfg, err, errlen);
+}
+
+void fz_options_usage(void *fp, const char *prog)
+{
+    FILE *f = fp;
+    fprintf(f, "usage: %s -i DIR -o DIR [options] -- ./target [args] [@@]\n\n", prog);
+    fprintf(f, "@@ in the target's arguments stands for the input file; without it the\n"
+               "input is fed on stdin.\n\noptions:\n");
+    for (size_t i = 0; i < N_OPTS; i++) {
+        char left[32];
+        snprintf(left, sizeof(left), "%s%s%s", opt_table[i].flag, opt_table[i].arg ? " " : "",
+                 opt_table[i].arg ? opt_table[i].arg : "");
+        fprintf(f, "  %-14s %s\n", left, opt_table[i].help);
+    }
+    fprintf(f, "\nenvironment (AFL_* equivalents are honoured too):\n"
+               "  FZ_AUTORESUME=1   resume a campaign found in -o instead of refusing it\n"
+               "  FZ_NO_UI=1        same as -q\n"
+               "  FZ_DEBUG_CHILD=1  let the target's stdout and stderr through\n"
+               "\nexit status: 0 no crash, 1 usage or set-up error, 3 crashes found,\n"
+               "4 (--replay) a hang but no crash.\n");
+}

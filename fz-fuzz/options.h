@@ -1,0 +1,51 @@
+/*
+ * options.h - fz-fuzz's configuration: the command line and the FZ_* / AFL_*
+ * environment variables, parsed from one table into fz_cfg_t.  Nothing here
+ * touches the file system or the target; main.c checks what the values name.
+ */
+#ifndef FZ_FUZZ_OPTIONS_H
+#define FZ_FUZZ_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Everything the user chose.  Read-only once fz_options_parse() returns. */
+typedef struct fz_cfg {
+    const char *in_dir;     /* -i: seed directory; "-" means resume */
+    const char *out_root;   /* -o: output directory (holds one dir per instance) */
+    const char *name;       /* -M/-S: instance name, "default" otherwise */
+    int is_main;            /* -M given */
+    uint32_t timeout_ms;    /* -t: per-run timeout; 0 = from calibration */
+    uint64_t mem_mb;        /* -m: target memory limit; 0 = none */
+    uint64_t max_secs;      /* -V: stop after this many seconds; 0 = never */
+    uint64_t max_execs;     /* -E: stop after this many executions; 0 = never */
+    uint64_t seed;          /* -s: RNG seed */
+    int seed_given;         /* -s given: the run must be reproducible */
+    const char *dict_file;  /* -x: AFL-format dictionary */
+    const char *input_file; /* -f: where the input is written for the target */
+    int quiet;              /* -q (or FZ_NO_UI / AFL_NO_UI): no status screen */
+    int blind;              /* -n: target has no instrumentation */
+    int resume;             /* -i - or FZ_AUTORESUME / AFL_AUTORESUME */
+    int debug_child;        /* FZ_DEBUG_CHILD / AFL_DEBUG_CHILD: keep target output */
+    const char *replay_dir; /* --replay DIR: run each file once and report */
+    char **target_argv;     /* the target and its arguments (NULL-terminated) */
+    int target_argc;
+} fz_cfg_t;
+
+enum fz_options_result {
+    FZ_OPTIONS_OK = 0,   /* cfg is filled in and checked for consistency */
+    FZ_OPTIONS_HELP = 1, /* -h: the caller prints fz_options_usage() and exits 0 */
+    FZ_OPTIONS_BAD = -1  /* err holds a one-line message naming the cause and the fix */
+};
+
+/* Parse argv (and the environment) into cfg.  Never exits and never prints,
+ * so tests can call it repeatedly. */
+int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t errlen);
+
+/* Print the usage text, generated from the option table, to f. */
+void fz_options_usage(void *f, const char *prog);
+
+/* 1 if either environment variable is set to something other than "" or "0". */
+int fz_env_flag(const char *fz_name, const char *afl_name);
+
+#endif

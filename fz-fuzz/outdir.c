@@ -1,0 +1,283 @@
+/*
+ * outdir.c - the output directory: creation, the lock, resume detection,
+ * atomic writes, and reading directories of inputs.  See outdir.h.
+ */
+#include "outdir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fz-log.h"
+#include "fz-fuzz/queue.h"
+
+#define LOCK_NAME ".fz.lock"
+
+static char *path_join(const char *a, const char *b)
+{
+    size_t n = strlen(a) + strlen(b) + 2;
+    char *p = malloc(n);
+    if (!p)
+        fz_die("out of memory");
+    snprintf(p, n, "%s%s%s", a, b[0] ? "/" : "", b);
+    return p;
+}
+
+static void make_dir(const char *path, const char *what)
+{
+    if (mkdir(path, 0700) != 0 && errno != EEXIST)
+        fz_die("cannot create %s '%s': %s; check the path and permissions or use another -o",
+               what, path, strerror(errno));
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        fz_die("%s '%s' exists but is not a directory; remove it or use another -o", what, path);
+}
+
+/* Names in dir that are not hidden, or -1 if dir cannot be opened. */
+static long count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    long n = 0;
+    for (struct dirent *de; (de = readdir(d));)
+        if (de->d_name[0] != '.')
+            n++;
+    closedir(d);
+    return n;
+}
+
+static void take_lock(fz_outdir_t *od)
+{
+    char *lock = path_join(od->dir, LOCK_NAME);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        fz_die("cannot open lock file '%s': %s; check permissions or use another -o", lock,
+               strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        char buf[32] = "";
+        ssize_t r = pread(fd, buf, sizeof(buf) - 1, 0);
+        buf[r > 0 ? r : 0] = 0;
+        buf[strcspn(buf, "\n")] = 0;
+        fz_die("output directory '%s' is in use by fz-fuzz pid %s; stop that run or use another "
+               "-o",
+               od->dir, buf[0] ? buf : "(unknown)");
+    }
+    /* The lock file is the one file not replaced by rename: renaming would
+     * swap the inode that carries the lock.  It only ever holds our pid. */
+    char pid[32];
+    int n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, n, 0) != n)
+        fz_warn("cannot write pid to '%s': %s", lock, strerror(errno));
+    od->lock_fd = fd;
+    free(lock);
+}
+
+void fz_outdir_open(fz_outdir_t *od, const char *root, const char *name, int resume)
+{
+    memset(od, 0, sizeof(*od));
+    od->lock_fd = -1;
+    make_dir(root, "output directory");
+    od->dir = path_join(root, name);
+    make_dir(od->dir, "output directory");
+    take_lock(od);
+
+    char *q = path_join(od->dir, "queue");
+    char *stats = path_join(od->dir, "fuzzer_stats");
+    long n = count_entries(q);
+    int campaign = n > 0 || access(stats, F_OK) == 0;
+    if (campaign && !resume)
+        fz_die("output directory '%s' holds an earlier campaign (%ld queue entries); resume it "
+               "with -i - (or FZ_AUTORESUME=1) or use another -o (nothing was deleted)",
+               od->dir, n > 0 ? n : 0);
+    od->resumed = campaign && n > 0;
+    free(q);
+    free(stats);
+    const char *subs[] = {"queue", "crashes", "hangs"};
+    for (int i = 0; i < 3; i++) {
+        char *p = path_join(od->dir, subs[i]);
+        make_dir(p, "output directory");
+        free(p);
+    }
+}
+
+void fz_outdir_close(fz_outdir_t *od)
+{
+    if (od->lock_fd >= 0)
+        close(od->lock_fd); /* drops the flock; the file stays, harmless */
+    od->lock_fd = -1;
+    free(od->dir);
+    od->dir = NULL;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? -errno : -ENOSPC;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+int fz_write_atomic(const char *dir, const char *name, const void *data, size_t len)
+{
+    size_t n = strlen(dir) + strlen(name) + 16;
+    char *tmp = malloc(n), *dst = malloc(n);
+    if (!tmp || !dst)
+        fz_die("out of memory");
+    snprintf(tmp, n, "%s/.%s.tmp", dir, name);
+    snprintf(dst, n, "%s/%s", dir, name);
+    int rc = 0;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        rc = -errno;
+    } else {
+        rc = write_all(fd, data, len);
+        if (close(fd) != 0 && rc == 0)
+            rc = -errno;
+        if (rc == 0 && rename(tmp, dst) != 0)
+            rc = -errno;
+        if (rc != 0)
+            unlink(tmp);
+    }
+    free(tmp);
+    free(dst);
+    return rc;
+}
+
+void fz_outdir_save(const fz_outdir_t *od, const char *sub, const char *name, const void *data,
+                    size_t len)
+{
+    char *dir = path_join(od->dir, sub);
+    int rc = fz_write_atomic(dir, name, data, len);
+    if (rc == -ENOSPC || rc == -EDQUOT)
+        fz_die("disk full while writing '%s/%s'; free some space and resume with -i - "
+               "(everything saved before is intact)",
+               dir, name);
+    if (rc != 0)
+        fz_die("cannot write '%s/%s': %s; check the output directory", dir, name, strerror(-rc));
+    free(dir);
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+    return strcmp(((const fz_file_t *)a)->name, ((const fz_file_t *)b)->name);
+}
+
+static int read_file(const char *path, uint32_t max_len, fz_file_t *f)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (uint64_t)st.st_size > max_len) {
+        close(fd);
+        return -EFBIG; /* grew since the caller's stat() */
+    }
+    f->len = (uint32_t)st.st_size;
+    f->data = malloc(f->len ? f->len : 1);
+    if (!f->data)
+        fz_die("out of memory");
+    ssize_t r = f->len ? read(fd, f->data, f->len) : 0;
+    int e = errno;
+    close(fd);
+    if (r != (ssize_t)f->len) {
+        free(f->data);
+        return r < 0 ? -e : -EIO;
+    }
+    return 0;
+}
+
+/* Adds one directory entry to files if it is a regular, non-empty file. */
+static void load_one(fz_files_t *files, const char *dir, const char *name, const char *what,
+                     uint32_t max_len)
+{
+    char *path = path_join(dir, name);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        free(path);
+        return;
+    }
+    if ((uint64_t)st.st_size > max_len)
+        fz_die("%s file '%s' is %lld bytes, over the %u-byte limit; shrink it or remove it",
+               what, path, (long long)st.st_size, max_len);
+    if (st.st_size == 0) {
+        fz_warn("skipping empty file '%s' in the %s", path, what);
+        free(path);
+        return;
+    }
+    fz_file_t f = {0};
+    int rc = read_file(path, max_len, &f);
+    if (rc != 0)
+        fz_die("cannot read %s file '%s': %s; fix its permissions or remove it", what, path,
+               strerror(-rc));
+    f.name = strdup(name);
+    fz_file_t *grown = realloc(files->f, (files->n + 1) * sizeof(*grown));
+    if (!grown || !f.name)
+        fz_die("out of memory");
+    files->f = grown;
+    files->f[files->n++] = f;
+    free(path);
+}
+
+void fz_files_load(fz_files_t *files, const char *dir, const char *what, uint32_t max_len)
+{
+    memset(files, 0, sizeof(*files));
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (errno == ENOENT)
+            fz_die("%s '%s' does not exist; create it and put at least one example input in it",
+                   what, dir);
+        fz_die("cannot read %s '%s': %s; check that it is a readable directory", what, dir,
+               strerror(errno));
+    }
+    for (struct dirent *de; (de = readdir(d));) {
+        if (de->d_name[0] == '.' || strcmp(de->d_name, "README.txt") == 0)
+            continue;
+        load_one(files, dir, de->d_name, what, max_len);
+    }
+    closedir(d);
+    if (!files->n)
+        fz_die("%s '%s' holds no usable input files; put at least one non-empty example input in "
+               "it",
+               what, dir);
+    qsort(files->f, files->n, sizeof(fz_file_t), cmp_file);
+}
+
+void fz_files_free(fz_files_t *files)
+{
+    for (uint32_t i = 0; i < files->n; i++) {
+        free(files->f[i].name);
+        free(files->f[i].data);
+    }
+    free(files->f);
+    memset(files, 0, sizeof(*files));
+}
+
+uint32_t fz_outdir_next_id(const fz_outdir_t *od, const char *sub)
+{
+    char *dir = path_join(od->dir, sub);
+    DIR *d = opendir(dir);
+    free(dir);
+    uint32_t next = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        long id = fz_queue_name_id(de->d_name);
+        if (id >= 0 && (uint32_t)id + 1 > next)
+            next = (uint32_t)id + 1;
+    }
+    closedir(d);
+    return next;
+}

@@ -1,0 +1,63 @@
+/*
+ * outdir.h - the output directory in AFL++'s layout:
+ *
+ *   OUT/NAME/{queue,crashes,hangs}/  fuzzer_stats  fuzzer_setup  plot_data  cmdline
+ *
+ * NAME is "default" or the -M/-S name.  This module creates it, refuses one a
+ * running fz-fuzz holds (lock file with its pid) or one that holds an earlier
+ * campaign unless resuming, never deletes anything, and writes every file
+ * atomically (temp file + rename) so a kill or a full disk at any moment
+ * leaves only whole files.  It also reads seed directories.
+ */
+#ifndef FZ_FUZZ_OUTDIR_H
+#define FZ_FUZZ_OUTDIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct fz_outdir {
+    char *dir;   /* OUT/NAME */
+    int lock_fd; /* holds the flock while we run; -1 if none */
+    int resumed; /* an earlier campaign's queue was found and kept */
+} fz_outdir_t;
+
+/* One input file read from a directory. */
+typedef struct fz_file {
+    char *name; /* file name (no directory) */
+    uint8_t *data;
+    uint32_t len;
+} fz_file_t;
+
+typedef struct fz_files {
+    fz_file_t *f;
+    uint32_t n;
+} fz_files_t;
+
+/* Create (or, with resume, reopen) OUT/NAME and take its lock.  Dies with a
+ * one-line message when the directory is in use, holds a campaign and
+ * resume is off, or cannot be created. */
+void fz_outdir_open(fz_outdir_t *od, const char *root, const char *name, int resume);
+
+/* Release the lock (the directory and its files stay). */
+void fz_outdir_close(fz_outdir_t *od);
+
+/* Write DIR/NAME atomically: a temp file in DIR, then rename.  Returns 0, or
+ * -errno with no file left behind (neither the temp nor a partial NAME). */
+int fz_write_atomic(const char *dir, const char *name, const void *data, size_t len);
+
+/* fz_write_atomic into OUT/NAME/SUB (SUB may be "" for the top), dying with
+ * a message naming the file and the fix (e.g. a full disk) if it fails. */
+void fz_outdir_save(const fz_outdir_t *od, const char *sub, const char *name, const void *data,
+                    size_t len);
+
+/* Read every regular, non-hidden file of dir, sorted by name, into files.
+ * what names the directory in messages ("seed directory").  Dies when dir is
+ * missing, unreadable, empty, or holds a file over max_len (naming it);
+ * warns about and skips empty files. */
+void fz_files_load(fz_files_t *files, const char *dir, const char *what, uint32_t max_len);
+void fz_files_free(fz_files_t *files);
+
+/* Largest "id:N" among the names in OUT/NAME/SUB, plus one (0 if none). */
+uint32_t fz_outdir_next_id(const fz_outdir_t *od, const char *sub);
+
+#endif

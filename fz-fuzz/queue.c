@@ -1,0 +1,193 @@
+/*
+ * queue.c - the corpus in memory, its names, the favored subset and the
+ * round-robin walk.  No I/O: outdir.c writes the files, fuzz.c decides what
+ * joins.  See queue.h for the favored rule and why the walk needs no RNG.
+ */
+#include "queue.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fz-log.h"
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        fz_die("out of memory (%zu bytes); lower -m or the corpus size", n);
+    return p;
+}
+
+void fz_queue_init(fz_queue_t *q, uint32_t map_size)
+{
+    memset(q, 0, sizeof(*q));
+    q->map_size = map_size;
+    q->top_rated = xrealloc(NULL, (size_t)map_size * sizeof(uint32_t));
+    memset(q->top_rated, 0, (size_t)map_size * sizeof(uint32_t));
+}
+
+void fz_queue_free(fz_queue_t *q)
+{
+    for (uint32_t i = 0; i < q->n; i++) {
+        free(q->e[i]->fname);
+        free(q->e[i]->data);
+        free(q->e[i]->edges);
+        free(q->e[i]);
+    }
+    free(q->e);
+    free(q->top_rated);
+    free(q->seen);
+    memset(q, 0, sizeof(*q));
+}
+
+/* AFL's fav_factor: a small, fast entry is cheaper to fuzz. */
+static uint64_t cost(const fz_entry_t *e)
+{
+    return (e->exec_us ? e->exec_us : 1) * (uint64_t)(e->len ? e->len : 1);
+}
+
+static void update_top_rated(fz_queue_t *q, fz_entry_t *e)
+{
+    for (uint32_t k = 0; k < e->n_edges; k++) {
+        uint32_t s = e->edges[k];
+        if (s >= q->map_size)
+            continue;
+        uint32_t cur = q->top_rated[s];
+        if (cur && cost(q->e[cur - 1]) <= cost(e))
+            continue;
+        if (!cur) {
+            q->seen = xrealloc(q->seen, (q->n_seen + 1) * sizeof(uint32_t));
+            q->seen[q->n_seen++] = s;
+        }
+        q->top_rated[s] = e->id + 1;
+        q->dirty = 1;
+    }
+}
+
+fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32_t len,
+                         uint64_t exec_us, const uint32_t *edges, uint32_t n_edges,
+                         uint32_t depth)
+{
+    if (q->n == q->cap) {
+        q->cap = q->cap ? q->cap * 2 : 64;
+        q->e = xrealloc(q->e, q->cap * sizeof(*q->e));
+    }
+    fz_entry_t *e = xrealloc(NULL, sizeof(*e));
+    memset(e, 0, sizeof(*e));
+    e->id = q->n;
+    e->fname = fname;
+    e->data = xrealloc(NULL, len);
+    if (len)
+        memcpy(e->data, data, len);
+    e->len = len;
+    e->exec_us = exec_us;
+    e->edges = xrealloc(NULL, n_edges * sizeof(uint32_t));
+    if (n_edges)
+        memcpy(e->edges, edges, n_edges * sizeof(uint32_t));
+    e->n_edges = n_edges;
+    e->depth = depth;
+    q->e[q->n++] = e;
+    if (depth > q->max_depth)
+        q->max_depth = depth;
+    update_top_rated(q, e);
+    return e;
+}
+
+/* Greedy cover: walk slots in first-seen order; a slot no favored entry
+ * reaches yet makes its top-rated entry favored, which covers all its
+ * slots.  Uses a scratch "covered" flag per slot. */
+void fz_queue_cull(fz_queue_t *q)
+{
+    if (!q->dirty)
+        return;
+    q->dirty = 0;
+    uint8_t *covered = xrealloc(NULL, q->map_size ? q->map_size : 1);
+    memset(covered, 0, q->map_size);
+    for (uint32_t i = 0; i < q->n; i++)
+        q->e[i]->favored = 0;
+    q->n_favored = 0;
+    for (uint32_t k = 0; k < q->n_seen; k++) {
+        uint32_t s = q->seen[k];
+        if (covered[s])
+            continue;
+        fz_entry_t *e = q->e[q->top_rated[s] - 1];
+        for (uint32_t j = 0; j < e->n_edges; j++)
+            if (e->edges[j] < q->map_size)
+                covered[e->edges[j]] = 1;
+        if (!e->favored) {
+            e->favored = 1;
+            q->n_favored++;
+        }
+    }
+    free(covered);
+}
+
+static int wants_turn(const fz_queue_t *q, const fz_entry_t *e)
+{
+    if (!q->n_favored || e->favored || !e->was_fuzzed)
+        return 1;
+    return q->cycles % FZ_QUEUE_NONFAV_PERIOD == 0;
+}
+
+fz_entry_t *fz_queue_next(fz_queue_t *q)
+{
+    if (!q->n)
+        return NULL;
+    fz_queue_cull(q);
+    /* Two full passes always find an entry: on the second the cycle count
+     * has moved, and favored entries (if any) always want a turn. */
+    for (uint32_t tries = 0; tries < 2 * q->n + 1; tries++) {
+        if (q->cur >= q->n) {
+            q->cur = 0;
+            q->cycles++;
+        }
+        fz_entry_t *e = q->e[q->cur++];
+        if (wants_turn(q, e))
+            return e;
+    }
+    return q->e[0];
+}
+
+uint32_t fz_queue_pending(const fz_queue_t *q, int favored_only)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < q->n; i++)
+        if (!q->e[i]->was_fuzzed && (!favored_only || q->e[i]->favored))
+            n++;
+    return n;
+}
+
+int fz_queue_seed_name(char *buf, size_t n, uint32_t id, const char *orig)
+{
+    const char *base = strrchr(orig, '/');
+    base = base ? base + 1 : orig;
+    int r = snprintf(buf, n, "id:%06u,time:0,execs:0,orig:%s", id, base);
+    /* A ',' in the original name would confuse tools that split on it. */
+    for (char *p = strstr(buf, "orig:"); p && *p; p++)
+        if (*p == ',')
+            *p = '_';
+    return r;
+}
+
+int fz_queue_find_name(char *buf, size_t n, uint32_t id, int sig, uint32_t src,
+                       uint64_t time_ms, uint64_t execs, const char *op, int new_edge)
+{
+    char sigpart[16] = "";
+    if (sig > 0)
+        snprintf(sigpart, sizeof(sigpart), ",sig:%02d", sig);
+    return snprintf(buf, n, "id:%06u%s,src:%06u,time:%llu,execs:%llu,op:%s%s", id, sigpart, src,
+                    (unsigned long long)time_ms, (unsigned long long)execs, op,
+                    new_edge ? ",+cov" : "");
+}
+
+long fz_queue_name_id(const char *name)
+{
+    if (strncmp(name, "id:", 3) != 0)
+        return -1;
+    char *end;
+    long v = strtol(name + 3, &end, 10);
+    if (end == name + 3 || (*end && *end != ','))
+        return -1;
+    return v;
+}

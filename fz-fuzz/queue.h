@@ -1,0 +1,86 @@
+/*
+ * queue.h - the corpus: entries in memory, their AFL-style file names, the
+ * round-robin walk with its cycle count, and the favored subset.
+ *
+ * Favored subset (AFL's top_rated): for every map slot any entry reaches, the
+ * entry with the smallest len * exec_us that reaches it is its "top rated"
+ * entry.  A greedy pass over the slots then marks a small set of entries that
+ * together reach every slot: those are favored.  The walk visits favored and
+ * never-fuzzed entries every cycle, and the other entries only every
+ * FZ_QUEUE_NONFAV_PERIOD-th cycle.  This is a deterministic stand-in for AFL's
+ * random 95%/75% skipping: it needs no random numbers, so the walk order is a
+ * pure function of the queue and a campaign stays reproducible from -s.
+ */
+#ifndef FZ_FUZZ_QUEUE_H
+#define FZ_FUZZ_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Non-favored entries that were fuzzed once already get a turn only on
+ * cycles that are a multiple of this; 4 keeps most effort on the favored set
+ * (AFL gives them ~95%) while still revisiting everything now and then. */
+#define FZ_QUEUE_NONFAV_PERIOD 4
+
+typedef struct fz_entry {
+    uint32_t id;       /* position in the queue; the id:NNNNNN of the name */
+    char *fname;       /* file name inside queue/ */
+    uint8_t *data;     /* the input itself (kept in memory) */
+    uint32_t len;
+    uint64_t exec_us;  /* mean run time from calibration */
+    uint32_t n_edges;  /* map slots this entry reaches */
+    uint32_t *edges;   /* their indices (for the favored computation) */
+    uint32_t depth;    /* 1 for seeds, parent's depth + 1 otherwise */
+    int favored;       /* in the favored subset */
+    int was_fuzzed;    /* has had at least one turn */
+    int var_behavior;  /* calibration saw its map change between runs */
+} fz_entry_t;
+
+typedef struct fz_queue {
+    fz_entry_t **e;  /* entries by id */
+    uint32_t n, cap;
+    uint32_t cur;    /* walk position: index of the next entry to consider */
+    uint64_t cycles; /* completed passes over the whole queue */
+    int started;     /* fz_queue_next() has been called */
+    uint32_t n_favored;
+    uint32_t max_depth;
+    uint32_t map_size;   /* slots in top_rated */
+    uint32_t *top_rated; /* per slot: entry id + 1 of its best entry, 0 = none */
+    uint32_t *seen;      /* slots with a top-rated entry, in first-seen order */
+    uint32_t n_seen;
+    int dirty;           /* top_rated changed since the favored set was computed */
+} fz_queue_t;
+
+/* map_size: number of slots edges may name (0 when the map is unknown yet). */
+void fz_queue_init(fz_queue_t *q, uint32_t map_size);
+void fz_queue_free(fz_queue_t *q);
+
+/* Add an entry (copies data and edges; takes fname, which must be malloc'ed)
+ * and update the top-rated slots.  Returns the new entry. */
+fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32_t len,
+                         uint64_t exec_us, const uint32_t *edges, uint32_t n_edges,
+                         uint32_t depth);
+
+/* Recompute the favored set if top_rated changed (done by fz_queue_next). */
+void fz_queue_cull(fz_queue_t *q);
+
+/* The next entry of the round-robin walk (see the rule at the top); counts
+ * q->cycles each time the walk wraps.  NULL only when the queue is empty. */
+fz_entry_t *fz_queue_next(fz_queue_t *q);
+
+/* Entries not fuzzed yet: all of them, and favored ones. */
+uint32_t fz_queue_pending(const fz_queue_t *q, int favored_only);
+
+/* AFL-style names.  A seed: "id:000000,time:0,execs:0,orig:NAME" (NAME with
+ * any ',' or '/' replaced by '_').  A find: "id:000042,src:000007,time:1234,
+ * execs:5678,op:havoc" plus ",+cov" when it reached a new edge (rather than
+ * only a new count of a known edge).  A crash adds "sig:NN," after the id.
+ * Return snprintf's value. */
+int fz_queue_seed_name(char *buf, size_t n, uint32_t id, const char *orig);
+int fz_queue_find_name(char *buf, size_t n, uint32_t id, int sig, uint32_t src,
+                       uint64_t time_ms, uint64_t execs, const char *op, int new_edge);
+
+/* The id in an AFL-style name ("id:000042,..." -> 42); -1 if there is none. */
+long fz_queue_name_id(const char *name);
+
+#endif
