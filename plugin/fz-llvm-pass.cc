@@ -1,0 +1,346 @@
+/*
+ * fz-llvm-pass.cc - the Clang/LLVM back end of fz: a new-pass-manager plugin
+ * (clang -fpass-plugin=lib/fz/fz-llvm-pass.so) that gives every edge of every
+ * function an inline 8-bit coverage counter.  It emits exactly what the GCC
+ * plugin emits (docs/internals.md, "Instrumented module <-> runtime ABI"), so
+ * one runtime serves both compilers.
+ *
+ * Specification
+ *
+ *  Edges.  In each function that is instrumented, every critical edge (from
+ *  a block with several successors to a block with several predecessors) is
+ *  split first, so that the new block stands for that edge alone.  Then every
+ *  basic block gets one counter slot: a block with one predecessor stands for
+ *  the edge into it, and a block with several predecessors is reached only
+ *  through non-critical edges, whose source has a single successor and so
+ *  carries no extra information.  Hence "blocks after splitting critical
+ *  edges" counts edges, the same rule as fz-gcc-plugin.cc.  Edges that LLVM
+ *  cannot split (into an exception pad or out of an indirectbr/callbr) share
+ *  the destination's slot.
+ *
+ *  Counters.  Per module with N > 0 slots, two globals with internal linkage:
+ *  "__fz_local_counters" ([N x i8], zero) and "__fz_area" (i8*, initialised
+ *  to the first).  Slot k of a block is incremented at the block's first
+ *  insertion point with
+ *      a = load __fz_area; c = load a[k]; c = c + 1; c = c + (c == 0); store
+ *  the NeverZero rule, so a count that wraps lands on 1, not 0.  The loads
+ *  and the store carry !nosanitize so that ASan and friends, which run after
+ *  this pass, do not instrument the instrumentation.  No call per edge.
+ *
+ *  Registration.  An internal constructor of priority
+ *  FZ_CTOR_PRIORITY_REGISTER calls __fz_register(&__fz_area, N) through an
+ *  extern_weak declaration, skipping the call when the symbol is absent (an
+ *  instrumented shared library loaded by a plain program).
+ *
+ *  What is skipped: declarations, available_externally bodies (another
+ *  module owns the real copy), naked functions, functions marked
+ *  __attribute__((no_sanitize("coverage"))) or
+ *  disable_sanitizer_instrumentation, functions or source files matched by
+ *  the FZ_DENYLIST file (plugin/fz-denylist.h; C++ functions match by
+ *  mangled name and by demangled qualified name without parameters), and
+ *  blocks without an insertion point (Windows catchswitch blocks).
+ *
+ *  When.  The pass runs at the end of the optimisation pipeline
+ *  (OptimizerLast), so it counts the code as it will be compiled: after
+ *  inlining, unrolling and folding at -O1..-O3.  LLVM 14 runs that extension
+ *  point at -O0 too.  A module flag guards against instrumenting twice.
+ *
+ *  Report.  One line on stderr per module, "fz-cc: N edges instrumented in
+ *  FILE", unless FZ_QUIET=1.
+ *
+ *  Version.  The plugin is built for one LLVM major version (recorded by
+ *  plugin/llvm.mk in lib/fz/fz-llvm-pass.version for fz-cc).  If a different
+ *  LLVM loads it and it still gets control, it stops the compile with a
+ *  one-line error naming both versions and how to rebuild.
+ */
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <string>
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include "fz-config.h"
+#include "plugin/fz-denylist.h"
+
+using namespace llvm;
+
+/* The LLVM major version this plugin is compiled against.  Overridable only
+ * so that the version-mismatch test can build a plugin that believes it was
+ * built for another LLVM. */
+#ifndef FZ_BUILT_LLVM_MAJOR
+#define FZ_BUILT_LLVM_MAJOR LLVM_VERSION_MAJOR
+#endif
+
+/* Name of the module flag that marks a module as instrumented. */
+static const char fz_done_flag[] = "fz.instrumented";
+
+/* ---- Which LLVM loaded us ------------------------------------------------ */
+
+/* dl_iterate_phdr callback: finds the major version in the name of a loaded
+ * LLVM library ("libLLVM-14.so.1", "libLLVM.so.18.1", "libclang-cpp.so.14"). */
+static int fz_find_llvm_lib(struct dl_phdr_info *info, size_t, void *data)
+{
+    static const char *const stems[] = {"libLLVM-", "libLLVM.so.", "libclang-cpp.so."};
+    const char *name = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    name = name ? name + 1 : info->dlpi_name;
+    if (!name)
+        return 0;
+    for (const char *stem : stems) {
+        size_t n = strlen(stem);
+        if (strncmp(name, stem, n) == 0 && name[n] >= '1' && name[n] <= '9') {
+            *(int *)data = atoi(name + n);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The major version of the LLVM running us, or 0 if it cannot be told (a
+ * statically linked clang of an LLVM older than 16). */
+static int fz_host_llvm_major(void)
+{
+    /* LLVMGetVersion is part of the stable C API since LLVM 16, so calling
+     * it through dlsym is safe whatever the C++ ABI of the host. */
+    typedef void (*get_version_fn)(unsigned *, unsigned *, unsigned *);
+    get_version_fn get = (get_version_fn)dlsym(RTLD_DEFAULT, "LLVMGetVersion");
+    if (get) {
+        unsigned major = 0, minor = 0, patch = 0;
+        get(&major, &minor, &patch);
+        return (int)major;
+    }
+    int major = 0;
+    dl_iterate_phdr(fz_find_llvm_lib, &major);
+    return major;
+}
+
+/* Stops the compile if the plugin runs inside an LLVM it was not built for:
+ * its C++ types would not match, and what follows could crash or, worse,
+ * emit wrong code. */
+static void fz_check_llvm_version(void)
+{
+    int host = fz_host_llvm_major();
+    if (host == 0 || host == FZ_BUILT_LLVM_MAJOR)
+        return;
+    fprintf(stderr,
+            "fz-cc: error: fz-llvm-pass.so was built for LLVM %d but this clang uses LLVM %d; "
+            "rebuild fz with this clang's llvm-config (make clean && make)\n",
+            FZ_BUILT_LLVM_MAJOR, host);
+    exit(1);
+}
+
+/* ---- Deciding what to instrument ----------------------------------------- */
+
+/* The qualified name of a C++ function without parameters or return type
+ * ("ns::Parser::parse"), which is how a user writes it in a deny-list, or ""
+ * when the name is not mangled. */
+static std::string fz_plain_name(StringRef mangled)
+{
+    std::string out;
+    ItaniumPartialDemangler d;
+    if (!mangled.startswith("_Z") || d.partialDemangle(mangled.str().c_str()))
+        return out;
+    char *buf = d.getFunctionName(NULL, NULL);
+    if (buf) {
+        out = buf;
+        free(buf);
+    }
+    return out;
+}
+
+static bool fz_function_denied(const Function &F, const fz_denylist_t *dl)
+{
+    if (dl->n == 0)
+        return false;
+    std::string mangled = F.getName().str();
+    std::string plain = fz_plain_name(F.getName());
+    return fz_denylist_deny_function(dl, plain.empty() ? NULL : plain.c_str(), mangled.c_str());
+}
+
+static bool fz_should_instrument(const Function &F, const fz_denylist_t *dl)
+{
+    if (F.isDeclaration() || F.hasAvailableExternallyLinkage())
+        return false;
+    /* A naked function is hand-written assembly around the prologue; code
+     * added to it would run with no stack frame. */
+    if (F.hasFnAttribute(Attribute::Naked))
+        return false;
+    if (F.hasFnAttribute(Attribute::NoSanitizeCoverage) ||
+        F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation))
+        return false;
+    return !fz_function_denied(F, dl);
+}
+
+/* ---- Emitting the counters ----------------------------------------------- */
+
+/* Marks an instruction so that sanitizer passes leave it alone. */
+static void fz_nosanitize(Instruction *I)
+{
+    LLVMContext &C = I->getContext();
+    I->setMetadata(C.getMDKindID("nosanitize"), MDNode::get(C, None));
+}
+
+/* Inserts the NeverZero increment of area[slot] at the block's first
+ * insertion point. */
+static void fz_count_block(BasicBlock &BB, GlobalVariable *area, uint64_t slot)
+{
+    /* In the entry block, after the allocas: keeping them together at the
+     * top is what later passes and debuggers expect of a frame. */
+    BasicBlock::iterator ip = BB.getFirstInsertionPt();
+    if (BB.isEntryBlock())
+        while (ip != BB.end() && isa<AllocaInst>(*ip) && cast<AllocaInst>(*ip).isStaticAlloca())
+            ++ip;
+    IRBuilder<> B(&*ip);
+    Type *i8 = B.getInt8Ty();
+    LoadInst *base = B.CreateLoad(B.getInt8PtrTy(), area);
+    fz_nosanitize(base);
+    Value *p = B.CreateConstInBoundsGEP1_64(i8, base, slot);
+    LoadInst *c = B.CreateLoad(i8, p);
+    fz_nosanitize(c);
+    Value *inc = B.CreateAdd(c, B.getInt8(1));
+    /* 255 + 1 wraps to 0; adding the carry back makes it 1, so an edge that
+     * ran a multiple of 256 times never looks unvisited. */
+    Value *carry = B.CreateZExt(B.CreateICmpEQ(inc, B.getInt8(0)), i8);
+    StoreInst *st = B.CreateStore(B.CreateAdd(inc, carry), p);
+    fz_nosanitize(st);
+}
+
+/* Splits the function's critical edges and counts every block that can
+ * hold code.  Returns the number of slots used; slots start at *next. */
+static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64_t next)
+{
+    SplitAllCriticalEdges(F);
+    uint64_t first = next;
+    for (BasicBlock &BB : F) {
+        if (BB.getFirstInsertionPt() == BB.end())
+            continue;
+        fz_count_block(BB, area, next++);
+    }
+    return next - first;
+}
+
+/* Creates the internal constructor that hands the module's map pointer and
+ * slot count to the runtime, if the runtime is linked in. */
+static void fz_emit_registration(Module &M, GlobalVariable *area, uint64_t n)
+{
+    LLVMContext &C = M.getContext();
+    Type *void_ty = Type::getVoidTy(C);
+    Type *i32 = Type::getInt32Ty(C);
+    FunctionType *reg_ty = FunctionType::get(void_ty, {area->getType(), i32}, false);
+    FunctionCallee reg = M.getOrInsertFunction("__fz_register", reg_ty);
+    Function *reg_fn = dyn_cast<Function>(reg.getCallee()->stripPointerCasts());
+    if (reg_fn && reg_fn->isDeclaration())
+        reg_fn->setLinkage(GlobalValue::ExternalWeakLinkage);
+
+    Function *ctor = Function::Create(FunctionType::get(void_ty, false),
+                                      GlobalValue::InternalLinkage, "__fz_module_ctor", &M);
+    ctor->addFnAttr(Attribute::NoUnwind);
+    BasicBlock *entry = BasicBlock::Create(C, "entry", ctor);
+    BasicBlock *call = BasicBlock::Create(C, "register", ctor);
+    BasicBlock *done = BasicBlock::Create(C, "done", ctor);
+    IRBuilder<> B(entry);
+    Value *present = B.CreateIsNotNull(reg.getCallee());
+    B.CreateCondBr(present, call, done);
+    B.SetInsertPoint(call);
+    B.CreateCall(reg, {area, B.getInt32((uint32_t)n)});
+    B.CreateBr(done);
+    B.SetInsertPoint(done);
+    B.CreateRetVoid();
+    appendToGlobalCtors(M, ctor, FZ_CTOR_PRIORITY_REGISTER);
+}
+
+/* Resizes the scratch array to the final slot count.  The per-edge code
+ * only refers to __fz_area, so the array can be created once the count is
+ * known. */
+static void fz_emit_counters(Module &M, GlobalVariable *area, uint64_t n)
+{
+    LLVMContext &C = M.getContext();
+    ArrayType *arr_ty = ArrayType::get(Type::getInt8Ty(C), n);
+    GlobalVariable *local =
+        new GlobalVariable(M, arr_ty, false, GlobalValue::InternalLinkage,
+                           ConstantAggregateZero::get(arr_ty), "__fz_local_counters");
+    Constant *zero = ConstantInt::get(Type::getInt32Ty(C), 0);
+    Constant *idx[] = {zero, zero};
+    area->setInitializer(ConstantExpr::getInBoundsGetElementPtr(arr_ty, local, idx));
+}
+
+static void fz_report(const Module &M, uint64_t n)
+{
+    const char *quiet = getenv("FZ_QUIET");
+    if (quiet && strcmp(quiet, "1") == 0)
+        return;
+    errs() << "fz-cc: " << n << " edges instrumented in " << M.getSourceFileName() << "\n";
+}
+
+/* ---- The pass ------------------------------------------------------------ */
+
+namespace
+{
+
+struct fz_coverage_pass : PassInfoMixin<fz_coverage_pass> {
+    PreservedAnalyses run(Module &M, ModuleAnalysisManager &);
+};
+
+PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
+{
+    if (M.getModuleFlag(fz_done_flag))
+        return PreservedAnalyses::all();
+    M.addModuleFlag(Module::Warning, fz_done_flag, 1);
+
+    fz_denylist_t dl;
+    char err[512];
+    if (fz_denylist_from_env(&dl, err, sizeof(err)) != 0) {
+        errs() << "fz-cc: error: " << err << "\n";
+        exit(1);
+    }
+
+    uint64_t n = 0;
+    if (!fz_denylist_deny_source(&dl, M.getSourceFileName().c_str())) {
+        LLVMContext &C = M.getContext();
+        Type *ptr_ty = Type::getInt8PtrTy(C);
+        GlobalVariable *area =
+            new GlobalVariable(M, ptr_ty, false, GlobalValue::InternalLinkage,
+                               ConstantPointerNull::get(cast<PointerType>(ptr_ty)), "__fz_area");
+        for (Function &F : M)
+            if (fz_should_instrument(F, &dl))
+                n += fz_instrument_function(F, area, n);
+        if (n > 0) {
+            fz_emit_counters(M, area, n);
+            fz_emit_registration(M, area, n);
+        } else {
+            area->eraseFromParent();
+        }
+    }
+    fz_denylist_free(&dl);
+    fz_report(M, n);
+    return n > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace
+
+static void fz_register_callbacks(PassBuilder &PB)
+{
+    fz_check_llvm_version();
+    PB.registerOptimizerLastEPCallback(
+        [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(fz_coverage_pass()); });
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
+{
+    fz_check_llvm_version();
+    return {LLVM_PLUGIN_API_VERSION, "fz-coverage", "1", fz_register_callbacks};
+}
