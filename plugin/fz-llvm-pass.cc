@@ -151,8 +151,10 @@ static void fz_check_llvm_version(void)
 static std::string fz_plain_name(StringRef mangled)
 {
     std::string out;
+    /* The demangler's tree points into its input, so keep it alive. */
+    std::string input = mangled.str();
     ItaniumPartialDemangler d;
-    if (!mangled.startswith("_Z") || d.partialDemangle(mangled.str().c_str()))
+    if (!mangled.startswith("_Z") || d.partialDemangle(input.c_str()))
         return out;
     char *buf = d.getFunctionName(NULL, NULL);
     if (buf) {
