@@ -1,0 +1,228 @@
+/*
+ * main.c - fz-cc, fz-c++, fz-clang, fz-clang++: run the real compiler with
+ * fz's instrumentation added.  This file only picks the compiler (by argv[0]
+ * and FZ_CC / FZ_CXX), finds lib/fz next to the program, checks the files
+ * the rewritten command line needs, and runs it; fz-cc/args.c decides what
+ * the command line becomes.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fz-cc/args.h"
+#include "fz-log.h"
+
+const char *fz_log_prog = "fz-cc";
+
+/* The compiler to run and how to drive it. */
+typedef struct {
+    const char *var;  /* environment variable that chose it, or NULL */
+    const char *name; /* as given (FZ_CC value or default) */
+    char path[PATH_MAX];
+    fz_cc_kind_t kind;
+} compiler_t;
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static bool is_executable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* Resolves name as execvp() would; false if nothing runnable is found. */
+static bool find_program(const char *name, char *path, size_t size)
+{
+    if (strchr(name, '/')) {
+        snprintf(path, size, "%s", name);
+        return is_executable(path);
+    }
+    const char *dirs = getenv("PATH");
+    if (!dirs || !*dirs)
+        dirs = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = dirs;; p = strchr(p, ':') + 1) {
+        size_t len = strcspn(p, ":");
+        snprintf(path, size, "%.*s/%s", (int)(len ? len : 1), len ? p : ".", name);
+        if (is_executable(path))
+            return true;
+        if (!p[len])
+            return false;
+    }
+}
+
+/* Picks the compiler: FZ_CXX / FZ_CC when set, else g++/gcc, or clang++ /
+ * clang under the fz-clang names.  Any compiler whose name (or the file it
+ * resolves to) contains "clang" is driven as clang. */
+static void pick_compiler(const char *argv0, compiler_t *cc)
+{
+    const char *me = base_name(argv0);
+    bool cxx = ends_with(me, "++");
+    bool clang = strstr(me, "clang") != NULL;
+    cc->var = cxx ? "FZ_CXX" : "FZ_CC";
+    cc->name = getenv(cc->var);
+    if (!cc->name || !*cc->name) {
+        cc->name = clang ? (cxx ? "clang++" : "clang") : (cxx ? "g++" : "gcc");
+        cc->var = NULL;
+    }
+    if (!find_program(cc->name, cc->path, sizeof(cc->path))) {
+        if (cc->var && strchr(cc->name, '/'))
+            fz_die("%s=%s: compiler not found (looked at %s); set %s to an installed compiler "
+                   "or unset it",
+                   cc->var, cc->name, cc->name, cc->var);
+        if (cc->var)
+            fz_die("%s=%s: compiler not found (looked for '%s' in PATH); set %s to an installed "
+                   "compiler or unset it",
+                   cc->var, cc->name, cc->name, cc->var);
+        fz_die("%s not found in PATH; install it (apt-get install %s) or name another "
+               "compiler with %s",
+               cc->name, clang ? "clang" : (cxx ? "g++" : "gcc"), cxx ? "FZ_CXX" : "FZ_CC");
+    }
+    char real[PATH_MAX];
+    bool clang_kind = strstr(base_name(cc->name), "clang") != NULL;
+    if (realpath(cc->path, real) && strstr(base_name(real), "clang"))
+        clang_kind = true;
+    cc->kind = clang_kind ? FZ_CC_KIND_CLANG : FZ_CC_KIND_GCC;
+}
+
+/* lib/fz next to bin/: found from /proc/self/exe, so it works wherever the
+ * tree is built or installed, whatever name or symlink ran us. */
+static void find_lib_dir(char *dir, size_t size)
+{
+    char exe[PATH_MAX];
+    if (!realpath("/proc/self/exe", exe))
+        fz_die("cannot resolve /proc/self/exe (%s); is /proc mounted?", strerror(errno));
+    char *slash = strrchr(exe, '/');
+    *slash = '\0';
+    if ((size_t)snprintf(dir, size, "%s/../lib/fz", exe) >= size)
+        fz_die("path of %s is too long", exe);
+    char real[PATH_MAX];
+    if (realpath(dir, real))
+        snprintf(dir, size, "%s", real);
+}
+
+/* Reads the first integer of a file, or -1. */
+static int read_int_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int v = -1;
+    if (f) {
+        if (fscanf(f, "%d", &v) != 1)
+            v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+/* Major version of the clang at path ("14.0.6" -> 14), or -1. */
+static int clang_major(const char *path)
+{
+    int fds[2];
+    if (pipe(fds) < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        execl(path, path, "-dumpversion", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[64] = "";
+    ssize_t n = pid > 0 ? read(fds[0], buf, sizeof(buf) - 1) : -1;
+    close(fds[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    return n > 0 ? atoi(buf) : -1;
+}
+
+/* After a failed clang compile: if the pass was built for another LLVM,
+ * that is the likely cause, so say so and how to fix it. */
+static void explain_clang_failure(const compiler_t *cc, const char *lib_dir)
+{
+    char vfile[PATH_MAX + 32];
+    snprintf(vfile, sizeof(vfile), "%s/fz-llvm-pass.version", lib_dir);
+    int built = read_int_file(vfile);
+    int running = built < 0 ? -1 : clang_major(cc->path);
+    if (built >= 0 && running >= 0 && built != running)
+        fz_warn("%s/fz-llvm-pass.so was built for LLVM %d but %s is LLVM %d; rebuild fz "
+                "with 'make clean && make' (with clang %d's llvm-dev installed), or set %s "
+                "to clang-%d",
+                lib_dir, built, cc->name, running, running, cc->var ? cc->var : "FZ_CC", built);
+}
+
+/* Runs the compiler and returns its status as our exit status; a compiler
+ * killed by a signal kills us the same way, so make reports it alike. */
+static int run_and_wait(const compiler_t *cc, char **argv)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        fz_die("cannot fork to run %s: %s", cc->path, strerror(errno));
+    if (pid == 0) {
+        execv(cc->path, argv);
+        fz_die("cannot run %s: %s", cc->path, strerror(errno));
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            fz_die("waiting for %s: %s", cc->path, strerror(errno));
+    if (WIFSIGNALED(status)) {
+        signal(WTERMSIG(status), SIG_DFL);
+        raise(WTERMSIG(status));
+        return 128 + WTERMSIG(status);
+    }
+    return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+    compiler_t cc;
+    pick_compiler(argv[0], &cc);
+    fz_log_prog = base_name(argv[0]);
+
+    char lib_dir[PATH_MAX];
+    find_lib_dir(lib_dir, sizeof(lib_dir));
+    /* argv[0] stays the name the user gave: the compiler prints it in
+     * messages and -v output, which must match a plain run. */
+    fz_args_cfg_t cfg = {.kind = cc.kind, .compiler = cc.name, .lib_dir = lib_dir};
+    fz_args_t args;
+    fz_args_rewrite(&cfg, argc, argv, &args);
+
+    for (int i = 0; args.needs[i]; i++)
+        if (access(args.needs[i], R_OK) != 0)
+            fz_die("%s is missing (%s): fz is not fully built or installed; run 'make' in the "
+                   "fz tree (or 'make install' again)",
+                   args.needs[i], strerror(errno));
+
+    /* configure compares probe output with plain runs: keep the plugins'
+     * report line out of it. */
+    if (args.conftest)
+        setenv("FZ_QUIET", "1", 1);
+
+    /* Only a clang compile needs our exit status, to explain a failure. */
+    if (cc.kind == FZ_CC_KIND_CLANG && args.compiles) {
+        int rc = run_and_wait(&cc, args.argv);
+        if (rc != 0)
+            explain_clang_failure(&cc, lib_dir);
+        return rc;
+    }
+    execv(cc.path, args.argv);
+    fz_die("cannot run %s: %s", cc.path, strerror(errno));
+}
