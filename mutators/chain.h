@@ -28,13 +28,13 @@ typedef struct {
     const fz_mut_env_t *env;
     const uint8_t *orig;
     size_t orig_len;
-    uint8_t *buf;     /* the candidate; capacity max */
-    size_t len;       /* its length */
-    size_t max;       /* largest candidate */
-    unsigned step;    /* steps applied since the last reset */
-    unsigned steps;   /* this chain's length */
-    int last_op;      /* mutator of the last step (fz_mut_op_t), -1 before any */
-    int spliced;      /* the current candidate includes a splice step */
+    uint8_t *buf;      /* the candidate; capacity max */
+    size_t len;        /* its length */
+    size_t max;        /* largest candidate */
+    unsigned step;     /* steps applied since the last reset */
+    unsigned steps;    /* this chain's length */
+    int last_op;       /* mutator of the last step (fz_mut_op_t), -1 before any */
+    int spliced;       /* the current candidate includes a splice step */
     uint64_t produced; /* candidates produced so far */
 } fz_chain_t;
 

@@ -20,9 +20,9 @@
  * optional: a NULL or empty dictionary, or no splice partner, just means the
  * mutators that need them do not apply. */
 typedef struct {
-    const fz_dict_t *dict;  /* -x tokens and collected tokens; may be NULL */
-    const uint8_t *splice;  /* another corpus entry to cross over with; may be NULL */
-    size_t splice_len;      /* its length in bytes */
+    const fz_dict_t *dict; /* -x tokens and collected tokens; may be NULL */
+    const uint8_t *splice; /* another corpus entry to cross over with; may be NULL */
+    size_t splice_len;     /* its length in bytes */
 } fz_mut_env_t;
 
 /* The mutators, in table order. */
