@@ -1,0 +1,710 @@
+/*
+ * fsrv.c - the forkserver client (see fsrv.h): spawning the target with the
+ * protocol descriptors and environment, the handshake (version 1 and
+ * legacy), per-run delivery and timeouts, blind mode, and the diagnosis of
+ * every way a target can fail to start.
+ */
+#define _GNU_SOURCE
+#include "fz-fuzz/fsrv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fz-config.h"
+#include "fz-protocol.h"
+
+/* Map size assumed for a target that does not report one: AFL's classic
+ * MAP_SIZE, which is what such a target writes into. */
+#define LEGACY_MAP_SIZE (1u << 16)
+
+/* The handshake may take this many times the run timeout (AFL++ uses 10x
+ * too), but never less than HANDSHAKE_MIN_MS: sanitizer start-up is slow. */
+#define HANDSHAKE_MULT 10
+#define HANDSHAKE_MIN_MS 10000
+
+/* How long to wait for a killed child's status before giving up. */
+#define KILL_WAIT_MS 5000
+
+/* The sanitizer defaults give a report that ends in SIGABRT, which the
+ * fuzzer counts as a crash, instead of an exit code it would not.  Leak
+ * detection stays off: it runs at exit and costs every run.  Only used when
+ * the user has not set the variable. */
+static const char *const sanitizer_defaults[][2] = {
+    {"ASAN_OPTIONS", "abort_on_error=1:symbolize=0:detect_leaks=0:malloc_context_size=0:"
+                     "allocator_may_return_null=1:"
+                     "detect_odr_violation=0:handle_abort=0:handle_sigbus=0:handle_segv=0:"
+                     "handle_sigfpe=0:handle_sigill=0"},
+    {"UBSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:symbolize=0:print_stacktrace=0"},
+    {"MSAN_OPTIONS", "exit_code=86:abort_on_error=1:symbolize=0:msan_track_origins=0"},
+    {"LSAN_OPTIONS", "exitcode=23:fast_unwind_on_malloc=0:symbolize=0"},
+};
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->timeout_ms = 1000;
+}
+
+int fz_fsrv_file_has(const char *path, const char *sig)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    int found = 0;
+    if (fstat(fd, &st) == 0 && st.st_size > 0) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            found = memmem(p, (size_t)st.st_size, sig, strlen(sig)) != NULL;
+            munmap(p, (size_t)st.st_size);
+        }
+    }
+    close(fd);
+    return found;
+}
+
+char *fz_fsrv_find_program(const char *name)
+{
+    if (strchr(name, '/'))
+        return access(name, F_OK) == 0 ? strdup(name) : NULL;
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        char *cand = NULL;
+        if (asprintf(&cand, "%.*s/%s", (int)n, n ? path : ".", name) < 0)
+            return NULL;
+        if (access(cand, X_OK) == 0)
+            return cand;
+        free(cand);
+        path += n + (path[n] == ':');
+    }
+    return NULL;
+}
+
+/* Checks the program before any fork, so the common mistakes get a precise
+ * message instead of a failed handshake. */
+static char *check_program(const char *name, char *err, size_t errlen)
+{
+    char *path = fz_fsrv_find_program(name);
+    struct stat st;
+    if (!path || stat(path, &st) != 0) {
+        if (strchr(name, '/'))
+            snprintf(err, errlen, "target '%s' not found; check the path after --", name);
+        else
+            snprintf(err, errlen, "target '%s' not found in PATH; give its path (e.g. ./%s)",
+                     name, name);
+        free(path);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0) {
+        snprintf(err, errlen, "target '%s' is not an executable file; chmod +x it or check the path",
+                 path);
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* Builds the child's argv with every "@@" replaced by the input path and
+ * argv[0] resolved; decides file vs stdin delivery. */
+static int build_argv(fz_fsrv_t *fs, const char *prog)
+{
+    size_t n = 0;
+    while (fs->cfg.argv[n])
+        n++;
+    fs->child_argv = calloc(n + 1, sizeof(char *));
+    if (!fs->child_argv)
+        return -1;
+    fs->delivery = FZ_DELIVER_STDIN;
+    for (size_t i = 0; i < n; i++) {
+        const char *a = i == 0 ? prog : fs->cfg.argv[i];
+        char *at = strstr(a, "@@");
+        if (i > 0 && at) {
+            fs->delivery = FZ_DELIVER_FILE;
+            if (asprintf(&fs->child_argv[i], "%.*s%s%s", (int)(at - a), a, fs->input_path,
+                         at + 2) < 0)
+                return -1;
+        } else if (!(fs->child_argv[i] = strdup(a))) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int open_input(fz_fsrv_t *fs, char *err, size_t errlen)
+{
+    if (fs->cfg.input_path) {
+        fs->input_path = strdup(fs->cfg.input_path);
+        fs->input_fd = fs->input_path ? open(fs->input_path, O_RDWR | O_CREAT | O_TRUNC, 0600) : -1;
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        if (asprintf(&fs->input_path, "%s/.fz-input.%d.XXXXXX", tmp && *tmp ? tmp : "/tmp",
+                     (int)getpid()) < 0)
+            fs->input_path = NULL;
+        fs->input_fd = fs->input_path ? mkstemp(fs->input_path) : -1;
+        fs->owns_input_path = fs->input_fd >= 0;
+    }
+    if (fs->input_fd < 0) {
+        snprintf(err, errlen, "cannot create the input file '%s': %s; use -f with a writable path",
+                 fs->input_path ? fs->input_path : "(temp)", strerror(errno));
+        return -1;
+    }
+    fcntl(fs->input_fd, F_SETFD, FD_CLOEXEC);
+    return 0;
+}
+
+static void set_child_env(const fz_fsrv_t *fs)
+{
+    char num[32];
+    if (fs->handshake_version >= 0) {
+        snprintf(num, sizeof num, "%d", fs->shm.map_id);
+        setenv(FZ_ENV_SHM_ID, num, 1);
+        snprintf(num, sizeof num, "%u", (unsigned)fs->shm.map_alloc);
+        setenv(FZ_ENV_MAP_SIZE, num, 1);
+        setenv(FZ_ENV_FSRV_VERSION, "1", 1);
+        if (fs->shm.fuzz) {
+            snprintf(num, sizeof num, "%d", fs->shm.fuzz_id);
+            setenv(FZ_ENV_SHM_FUZZ_ID, num, 1);
+        }
+        if (fs->persistent)
+            setenv(FZ_ENV_PERSISTENT, "1", 1);
+        if (fs->deferred)
+            setenv(FZ_ENV_DEFER, "1", 1);
+    }
+    /* Resolving symbols at start-up means the forkserver's children do not
+     * each repeat the lazy binding work. */
+    setenv("LD_BIND_NOW", "1", 0);
+    for (size_t i = 0; i < sizeof sanitizer_defaults / sizeof sanitizer_defaults[0]; i++)
+        setenv(sanitizer_defaults[i][0], sanitizer_defaults[i][1], 0);
+}
+
+/* Runs in the child between fork and exec: descriptors, limits, exec.
+ * ctl/st are the child's ends of the protocol pipes (-1 in blind mode);
+ * errfd is a close-on-exec pipe that carries errno if exec fails. */
+static void child_exec(const fz_fsrv_t *fs, int ctl, int st, int errfd)
+{
+    setsid();
+    if (fs->cfg.mem_limit_mb) {
+        struct rlimit rl;
+        rl.rlim_cur = rl.rlim_max = (rlim_t)fs->cfg.mem_limit_mb << 20;
+        setrlimit(RLIMIT_AS, &rl);
+    }
+    struct rlimit core = {0, 0};
+    setrlimit(RLIMIT_CORE, &core); /* a core dump per crash would be slow */
+    dup2(fs->input_fd, 0);
+    if (!fs->cfg.debug_child) {
+        dup2(fs->dev_null_fd, 1);
+        dup2(fs->dev_null_fd, 2);
+    }
+    if (ctl >= 0) {
+        if (dup2(ctl, FZ_FORKSRV_FD) < 0 || dup2(st, FZ_FORKSRV_FD + 1) < 0)
+            _exit(127);
+        close(ctl);
+        close(st);
+    }
+    set_child_env(fs);
+    signal(SIGPIPE, SIG_DFL);
+    execv(fs->child_argv[0], fs->child_argv);
+    int e = errno;
+    if (write(errfd, &e, sizeof e) < 0)
+        _exit(127);
+    _exit(127);
+}
+
+/* Reads exactly 4 bytes within timeout_ms.  Returns 0, 1 on timeout, -1 on
+ * EOF or error. */
+static int read_u32(int fd, uint32_t *out, int timeout_ms)
+{
+    uint8_t *p = (uint8_t *)out;
+    size_t got = 0;
+    uint64_t deadline = now_us() + (uint64_t)timeout_ms * 1000u;
+    while (got < 4) {
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int64_t left = (int64_t)(deadline - now_us()) / 1000;
+        int r = poll(&pfd, 1, left > 0 ? (int)left : 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0)
+            return 1;
+        if (r < 0)
+            return -1;
+        ssize_t n = read(fd, p + got, 4 - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+    }
+    return 0;
+}
+
+static int write_u32(int fd, uint32_t v)
+{
+    return write(fd, &v, 4) == 4 ? 0 : -1;
+}
+
+/* Waits up to ms for pid to end; returns 1 with *status, 0 if still alive. */
+static int wait_pid_for(pid_t pid, int *status, int ms)
+{
+    for (int waited = 0;; waited++) {
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid)
+            return 1;
+        if (r < 0 || waited >= ms)
+            return 0;
+        usleep(1000);
+    }
+}
+
+/* Explains why the handshake did not happen. */
+static void diagnose_no_handshake(fz_fsrv_t *fs, int why, char *err, size_t errlen)
+{
+    const char *prog = fs->child_argv[0];
+    int status = 0;
+    if (why > 0) {
+        snprintf(err, errlen,
+                 "no forkserver handshake from '%s' within %u ms: it is not instrumented (build "
+                 "it with fz-cc or afl-cc, or run with -n for blind mode) or its start-up is "
+                 "very slow (raise -t)",
+                 prog, HANDSHAKE_MULT * fs->cfg.timeout_ms > HANDSHAKE_MIN_MS
+                           ? HANDSHAKE_MULT * fs->cfg.timeout_ms
+                           : HANDSHAKE_MIN_MS);
+        return;
+    }
+    if (!wait_pid_for(fs->fsrv_pid, &status, 1000)) {
+        snprintf(err, errlen,
+                 "'%s' closed the forkserver descriptors %d/%d without a handshake; the program "
+                 "must not close or reuse fds %d and %d (or run with -n)",
+                 prog, FZ_FORKSRV_FD, FZ_FORKSRV_FD + 1, FZ_FORKSRV_FD, FZ_FORKSRV_FD + 1);
+        return;
+    }
+    fs->fsrv_pid = -1;
+    if (WIFSIGNALED(status)) {
+        snprintf(err, errlen,
+                 "'%s' crashed at start-up with signal %d (%s) before the forkserver handshake "
+                 "(in a constructor or early initialisation?); run it by hand to see why",
+                 prog, WTERMSIG(status), strsignal(WTERMSIG(status)));
+    } else {
+        snprintf(err, errlen,
+                 "'%s' exited (code %d) without a forkserver handshake: it is not instrumented; "
+                 "build it with fz-cc (or afl-cc), or use -n for blind mode without coverage",
+                 prog, WEXITSTATUS(status));
+    }
+}
+
+static void handshake_error_word(fz_fsrv_t *fs, uint32_t code, char *err, size_t errlen)
+{
+    const char *why = "an unknown set-up error";
+    if (code & FZ_FS_ERROR_MAP_SIZE)
+        why = "its coverage map does not fit the size offered (AFL_MAP_SIZE too small?)";
+    else if (code & FZ_FS_ERROR_MAP_ADDR)
+        why = "it was built for a fixed map address it could not map";
+    else if (code & FZ_FS_ERROR_SHM_OPEN)
+        why = "it could not open the shared memory";
+    else if (code & FZ_FS_ERROR_SHMAT)
+        why = "it could not attach the shared memory (shmat failed)";
+    else if (code & FZ_FS_ERROR_MMAP)
+        why = "it could not mmap the shared memory";
+    snprintf(err, errlen, "'%s' reported a forkserver set-up error %u: %s", fs->child_argv[0],
+             code, why);
+}
+
+/* Accepts a map size the target reported, rounded up to FZ_MAP_SIZE_MIN. */
+static int take_map_size(fz_fsrv_t *fs, uint32_t size, char *err, size_t errlen)
+{
+    if (size > FZ_MAP_SIZE_MAX) {
+        snprintf(err, errlen,
+                 "'%s' needs a %u-byte coverage map, more than fz's limit of %u; instrument fewer "
+                 "files (FZ_DENYLIST) or rebuild fz with a larger FZ_MAP_SIZE_MAX",
+                 fs->child_argv[0], size, FZ_MAP_SIZE_MAX);
+        return -1;
+    }
+    if (size < FZ_MAP_SIZE_MIN)
+        size = FZ_MAP_SIZE_MIN;
+    fs->map_size = (size + FZ_MAP_SIZE_MIN - 1) & ~(FZ_MAP_SIZE_MIN - 1);
+    return 0;
+}
+
+static int handshake_v1(fz_fsrv_t *fs, int wait_ms, char *err, size_t errlen)
+{
+    uint32_t opts, v;
+    fs->handshake_version = 1;
+    if (write_u32(fs->ctl_fd, FZ_FS_NEW_VERSION ^ 0xffffffffu) ||
+        read_u32(fs->st_fd, &opts, wait_ms))
+        goto broken;
+    if ((opts & 0xffff0000u) == FZ_FS_NEW_ERROR) {
+        handshake_error_word(fs, opts & 0xffffu, err, errlen);
+        return -1;
+    }
+    fs->map_size = LEGACY_MAP_SIZE;
+    if (opts & FZ_FS_NEW_OPT_MAPSIZE) {
+        if (read_u32(fs->st_fd, &v, wait_ms))
+            goto broken;
+        if (take_map_size(fs, v, err, errlen))
+            return -1;
+    }
+    if ((opts & FZ_FS_NEW_OPT_SHDMEM_FUZZ) && fs->shm.fuzz)
+        fs->delivery = FZ_DELIVER_SHM;
+    if (opts & FZ_FS_NEW_OPT_AUTODICT) {
+        /* We do not use the dictionary yet, but must drain it. */
+        if (read_u32(fs->st_fd, &v, wait_ms))
+            goto broken;
+        uint8_t buf[4096];
+        while (v > 0) {
+            ssize_t n = read(fs->st_fd, buf, v < sizeof buf ? v : sizeof buf);
+            if (n <= 0)
+                goto broken;
+            v -= (uint32_t)n;
+        }
+    }
+    if (read_u32(fs->st_fd, &v, wait_ms) || v != FZ_FS_NEW_VERSION)
+        goto broken;
+    return 0;
+broken:
+    snprintf(err, errlen, "'%s' broke off the version-1 forkserver handshake; rebuild it with this "
+             "fz-cc, or check that it does not touch fds 198/199", fs->child_argv[0]);
+    return -1;
+}
+
+static int handshake_legacy(fz_fsrv_t *fs, uint32_t word, char *err, size_t errlen)
+{
+    fs->handshake_version = 0;
+    fs->map_size = LEGACY_MAP_SIZE;
+    if ((word & FZ_FS_OPT_ERROR) == FZ_FS_OPT_ERROR) {
+        handshake_error_word(fs, FZ_FS_OPT_GET_ERROR(word), err, errlen);
+        return -1;
+    }
+    if ((word & FZ_FS_OPT_ENABLED) != FZ_FS_OPT_ENABLED)
+        return 0; /* a plain AFL forkserver: no options */
+    if ((word & FZ_FS_OPT_MAPSIZE) && take_map_size(fs, FZ_FS_OPT_GET_MAPSIZE(word), err, errlen))
+        return -1;
+    if (word & (FZ_FS_OPT_SHDMEM_FUZZ | FZ_FS_OPT_AUTODICT)) {
+        /* The target waits for our options; we never ask for its
+         * dictionary, so it will not send one. */
+        uint32_t reply = FZ_FS_OPT_ENABLED;
+        if ((word & FZ_FS_OPT_SHDMEM_FUZZ) && fs->shm.fuzz) {
+            reply |= FZ_FS_OPT_SHDMEM_FUZZ;
+            fs->delivery = FZ_DELIVER_SHM;
+        }
+        if (write_u32(fs->ctl_fd, reply)) {
+            snprintf(err, errlen, "'%s' closed the forkserver pipe during the handshake",
+                     fs->child_argv[0]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Forks the target; in forkserver mode wires up the protocol pipes.
+ * Returns the pid or -1 with err. */
+static pid_t spawn(fz_fsrv_t *fs, char *err, size_t errlen)
+{
+    int ctl[2] = {-1, -1}, st[2] = {-1, -1}, ep[2];
+    int server = fs->handshake_version >= 0;
+    if ((server && (pipe(ctl) || pipe(st))) || pipe2(ep, O_CLOEXEC)) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s (too many processes?)", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        close(ep[0]);
+        if (server) {
+            close(ctl[1]);
+            close(st[0]);
+        }
+        child_exec(fs, ctl[0], st[1], ep[1]);
+    }
+    close(ep[1]);
+    if (server) {
+        close(ctl[0]);
+        close(st[1]);
+        fs->ctl_fd = ctl[1];
+        fs->st_fd = st[0];
+        fcntl(fs->ctl_fd, F_SETFD, FD_CLOEXEC);
+        fcntl(fs->st_fd, F_SETFD, FD_CLOEXEC);
+    }
+    int e = 0;
+    ssize_t n = read(ep[0], &e, sizeof e);
+    close(ep[0]);
+    if (n == (ssize_t)sizeof e) {
+        waitpid(pid, NULL, 0);
+        snprintf(err, errlen, "cannot execute '%s': %s", fs->child_argv[0], strerror(e));
+        return -1;
+    }
+    return pid;
+}
+
+static int start_server(fz_fsrv_t *fs, char *err, size_t errlen)
+{
+    int wait_ms = (int)(HANDSHAKE_MULT * fs->cfg.timeout_ms);
+    if (wait_ms < HANDSHAKE_MIN_MS)
+        wait_ms = HANDSHAKE_MIN_MS;
+    fs->fsrv_pid = spawn(fs, err, errlen);
+    if (fs->fsrv_pid < 0)
+        return -1;
+    uint32_t word;
+    int r = read_u32(fs->st_fd, &word, wait_ms);
+    if (r) {
+        diagnose_no_handshake(fs, r, err, errlen);
+        return -1;
+    }
+    if (word == FZ_FS_NEW_VERSION)
+        return handshake_v1(fs, wait_ms, err, errlen);
+    if (word > FZ_FS_NEW_VERSION - 1 && word <= (FZ_FS_NEW_VERSION | 0xffu)) {
+        snprintf(err, errlen, "'%s' speaks forkserver version %u, which fz does not know; "
+                 "rebuild it with fz-cc", fs->child_argv[0], word - (FZ_FS_NEW_VERSION - 1));
+        return -1;
+    }
+    return handshake_legacy(fs, word, err, errlen);
+}
+
+int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t errlen)
+{
+    memset(fs, 0, sizeof *fs);
+    fs->cfg = *cfg;
+    if (!fs->cfg.timeout_ms)
+        fs->cfg.timeout_ms = 1000;
+    fs->fsrv_pid = fs->child_pid = -1;
+    fs->ctl_fd = fs->st_fd = fs->input_fd = fs->dev_null_fd = -1;
+    fs->shm.map_id = fs->shm.fuzz_id = -1;
+    fs->handshake_version = cfg->blind ? -1 : 0;
+    if (!cfg->argv || !cfg->argv[0]) {
+        snprintf(err, errlen, "no target program given; put it after --, e.g. -- ./target @@");
+        return -1;
+    }
+    /* A target that dies mid-write must give us EPIPE, not kill us. */
+    signal(SIGPIPE, SIG_IGN);
+    char *prog = check_program(cfg->argv[0], err, errlen);
+    if (!prog)
+        return -1;
+    fs->persistent = fz_fsrv_file_has(prog, FZ_SIG_PERSISTENT);
+    fs->deferred = fz_fsrv_file_has(prog, FZ_SIG_DEFER);
+    int bad = open_input(fs, err, errlen) || build_argv(fs, prog);
+    free(prog);
+    if (bad) {
+        if (!err[0])
+            snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    fs->dev_null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (fz_shm_create(&fs->shm, !cfg->blind && !cfg->no_shm_input, err, errlen))
+        goto fail;
+    fs->trace_bits = fs->shm.map;
+    if (cfg->blind) {
+        fs->map_size = FZ_MAP_SIZE_MIN; /* stays all zero: no coverage */
+        return 0;
+    }
+    if (start_server(fs, err, errlen))
+        goto fail;
+    return 0;
+fail:
+    fz_fsrv_stop(fs);
+    return -1;
+}
+
+void fz_fsrv_set_timeout(fz_fsrv_t *fs, uint32_t timeout_ms)
+{
+    fs->cfg.timeout_ms = timeout_ms ? timeout_ms : 1000;
+}
+
+static int deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
+{
+    if (len > FZ_MAX_INPUT)
+        len = FZ_MAX_INPUT;
+    if (fs->delivery == FZ_DELIVER_SHM) {
+        uint32_t l = (uint32_t)len;
+        memcpy(fs->shm.fuzz, &l, sizeof l);
+        memcpy(fs->shm.fuzz + FZ_SHM_FUZZ_HDR, buf, len);
+        return 0;
+    }
+    /* Same file for every run: stdin children share its offset, so it is
+     * rewound after writing. */
+    if (lseek(fs->input_fd, 0, SEEK_SET) < 0)
+        return -1;
+    for (size_t off = 0; off < len;) {
+        ssize_t n = write(fs->input_fd, buf + off, len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        off += (size_t)n;
+    }
+    if (ftruncate(fs->input_fd, (off_t)len) || lseek(fs->input_fd, 0, SEEK_SET) < 0)
+        return -1;
+    return 0;
+}
+
+static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out)
+{
+    fs->last_status = status;
+    fs->last_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    fs->last_exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (timed_out) {
+        fs->total_hangs++;
+        return FZ_RUN_HANG;
+    }
+    if (fs->last_signal) {
+        fs->total_crashes++;
+        return FZ_RUN_CRASH;
+    }
+    return FZ_RUN_OK;
+}
+
+static fz_run_result_t run_error(fz_fsrv_t *fs, const char *what)
+{
+    int status = 0;
+    const char *prog = fs->child_argv ? fs->child_argv[0] : "target";
+    if (fs->fsrv_pid > 0 && wait_pid_for(fs->fsrv_pid, &status, 200)) {
+        fs->fsrv_pid = -1;
+        if (WIFSIGNALED(status))
+            snprintf(fs->errmsg, sizeof fs->errmsg,
+                     "the forkserver of '%s' died of signal %d (%s) while %s; is it out of "
+                     "memory (-m)?", prog, WTERMSIG(status), strsignal(WTERMSIG(status)), what);
+        else
+            snprintf(fs->errmsg, sizeof fs->errmsg,
+                     "the forkserver of '%s' exited (code %d) while %s; does the program call "
+                     "exit() itself before main, or close fds 198/199?", prog,
+                     WIFEXITED(status) ? WEXITSTATUS(status) : -1, what);
+    } else {
+        snprintf(fs->errmsg, sizeof fs->errmsg,
+                 "the forkserver of '%s' stopped answering while %s; the target must not close "
+                 "or reuse fds 198/199", prog, what);
+    }
+    return FZ_RUN_ERROR;
+}
+
+static fz_run_result_t run_blind(fz_fsrv_t *fs)
+{
+    char err[256] = "";
+    uint64_t t0 = now_us();
+    pid_t pid = spawn(fs, err, sizeof err);
+    if (pid < 0) {
+        snprintf(fs->errmsg, sizeof fs->errmsg, "%s", err);
+        return FZ_RUN_ERROR;
+    }
+    fs->total_forks++;
+    int status = 0, timed_out = 0;
+    /* Poll with a growing sleep: blind mode pays a fork+exec per run
+     * anyway, so a few hundred microseconds of latency do not matter. */
+    uint64_t deadline = t0 + (uint64_t)fs->cfg.timeout_ms * 1000u;
+    useconds_t nap = 50;
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+        if (now_us() >= deadline) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            timed_out = 1;
+            break;
+        }
+        usleep(nap);
+        if (nap < 2000)
+            nap *= 2;
+    }
+    fs->last_exec_us = now_us() - t0;
+    return judge(fs, status, timed_out);
+}
+
+fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
+{
+    memset(fs->trace_bits, 0, fs->map_size);
+    if (deliver(fs, buf, len)) {
+        snprintf(fs->errmsg, sizeof fs->errmsg, "cannot write the input to '%s': %s",
+                 fs->input_path, strerror(errno));
+        return FZ_RUN_ERROR;
+    }
+    fs->total_execs++;
+    if (fs->handshake_version < 0)
+        return run_blind(fs);
+    if (fs->fsrv_pid <= 0)
+        return FZ_RUN_ERROR;
+
+    uint64_t t0 = now_us();
+    uint32_t pid, status;
+    if (write_u32(fs->ctl_fd, (uint32_t)fs->last_killed))
+        return run_error(fs, "asked to run");
+    fs->last_killed = 0;
+    if (read_u32(fs->st_fd, &pid, (int)fs->cfg.timeout_ms + KILL_WAIT_MS))
+        return run_error(fs, "starting a child");
+    if ((pid_t)pid <= 0)
+        return run_error(fs, "starting a child (fork failed in the target)");
+    if ((pid_t)pid != fs->child_pid)
+        fs->total_forks++;
+    fs->child_pid = (pid_t)pid;
+
+    int64_t left = (int64_t)fs->cfg.timeout_ms - (int64_t)(now_us() - t0) / 1000;
+    int r = read_u32(fs->st_fd, &status, left > 0 ? (int)left : 0);
+    int timed_out = 0;
+    if (r == 1) {
+        /* The forkserver reports the killed child's status like any other. */
+        kill(fs->child_pid, SIGKILL);
+        fs->last_killed = 1;
+        timed_out = 1;
+        r = read_u32(fs->st_fd, &status, KILL_WAIT_MS);
+    }
+    fs->last_exec_us = now_us() - t0;
+    if (r)
+        return run_error(fs, "waiting for a child's status");
+    fs->child_stopped = WIFSTOPPED(status);
+    if (!fs->child_stopped)
+        fs->child_pid = -1;
+    if (fs->child_stopped && !timed_out)
+        return judge(fs, 0, 0); /* a persistent iteration that finished */
+    return judge(fs, (int)status, timed_out);
+}
+
+void fz_fsrv_stop(fz_fsrv_t *fs)
+{
+    if (fs->child_pid > 0)
+        kill(fs->child_pid, SIGKILL);
+    if (fs->fsrv_pid > 0) {
+        kill(fs->fsrv_pid, SIGKILL);
+        waitpid(fs->fsrv_pid, NULL, 0);
+    }
+    fs->child_pid = fs->fsrv_pid = -1;
+    if (fs->ctl_fd >= 0)
+        close(fs->ctl_fd);
+    if (fs->st_fd >= 0)
+        close(fs->st_fd);
+    if (fs->input_fd >= 0)
+        close(fs->input_fd);
+    if (fs->dev_null_fd >= 0)
+        close(fs->dev_null_fd);
+    fs->ctl_fd = fs->st_fd = fs->input_fd = fs->dev_null_fd = -1;
+    if (fs->owns_input_path && fs->input_path)
+        unlink(fs->input_path);
+    free(fs->input_path);
+    fs->input_path = NULL;
+    if (fs->child_argv) {
+        for (size_t i = 0; fs->child_argv[i]; i++)
+            free(fs->child_argv[i]);
+        free(fs->child_argv);
+        fs->child_argv = NULL;
+    }
+    fz_shm_destroy(&fs->shm);
+    fs->trace_bits = NULL;
+}

@@ -1,0 +1,92 @@
+/*
+ * minimize.c - the minimization driver (see minimize.h).  The reduction
+ * strategy lives in mutators/reduce.h; this file only runs its candidates
+ * and judges them, so the strategy stays a pure, testable iterator.
+ */
+#include "fz-fuzz/minimize.h"
+
+#include <string.h>
+
+#include "fz-fuzz/coverage.h"
+#include "mutators/reduce.h"
+
+/* Extra runs of the final result when it fails its last check: one miss
+ * on a flaky target should not throw away a good reduction. */
+#define FINAL_RETRIES 3
+
+/* Runs buf once: 1 if it has the property, 0 if not, -1 on fsrv error. */
+static int check(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_t *buf, size_t len,
+                 fz_min_stats_t *st)
+{
+    fz_run_result_t r = fz_fsrv_run(fs, buf, len);
+    st->execs++;
+    if (r == FZ_RUN_ERROR)
+        return -1;
+    if (cfg->mode == FZ_MIN_CRASH)
+        return r == FZ_RUN_CRASH && (!cfg->crash_signal || fs->last_signal == cfg->crash_signal);
+    if (r != FZ_RUN_OK)
+        return 0;
+    fz_cov_classify(fs->trace_bits, fs->map_size);
+    return fz_cov_covers(fs->trace_bits, cfg->want_bits, fs->map_size);
+}
+
+/* Confirms the final candidate, allowing a flaky target a few misses. */
+static int confirm(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_t *buf, size_t len,
+                   fz_min_stats_t *st)
+{
+    for (int i = 0; i < FINAL_RETRIES; i++) {
+        int ok = check(fs, cfg, buf, len, st);
+        if (ok)
+            return ok;
+        st->flaky = 1;
+    }
+    return 0;
+}
+
+fz_min_result_t fz_minimize(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_t *in, size_t len,
+                            uint8_t *out, size_t *out_len, fz_min_stats_t *stats)
+{
+    fz_min_stats_t st;
+    memset(&st, 0, sizeof st);
+    st.in_len = st.out_len = len;
+    memcpy(out, in, len);
+    *out_len = len;
+    fz_min_result_t res = FZ_MIN_OK;
+
+    int ok = check(fs, cfg, in, len, &st);
+    if (ok <= 0) {
+        res = ok < 0 ? FZ_MIN_ERROR : FZ_MIN_NOT_REPRODUCED;
+        goto done;
+    }
+    /* The first run counts against the budget too. */
+    uint64_t budget = cfg->max_execs ? (cfg->max_execs > 1 ? cfg->max_execs - 1 : 1) : 0;
+    fz_reduce_t r;
+    if (len == 0 || fz_reduce_init(&r, in, len, budget))
+        goto done;
+    size_t cand_len;
+    while (fz_reduce_next(&r, out, &cand_len)) {
+        ok = check(fs, cfg, out, cand_len, &st);
+        if (ok < 0) {
+            res = FZ_MIN_ERROR;
+            break;
+        }
+        fz_reduce_result(&r, ok);
+    }
+    st.hit_budget = cfg->max_execs && st.execs >= cfg->max_execs;
+    size_t best_len;
+    const uint8_t *best = fz_reduce_best(&r, &best_len);
+    if (res == FZ_MIN_OK && best_len < len && confirm(fs, cfg, best, best_len, &st) <= 0) {
+        /* The reduced input stopped showing the property: fall back to
+         * the original, the one input we saw with it at the start. */
+        best = in;
+        best_len = len;
+    }
+    memcpy(out, best, best_len);
+    *out_len = best_len;
+    st.out_len = best_len;
+    fz_reduce_free(&r);
+done:
+    if (stats)
+        *stats = st;
+    return res;
+}

@@ -1,0 +1,110 @@
+/*
+ * showmap_main.c - fz-showmap: run a target once on the input read from
+ * stdin and write its coverage map as "SLOT:VALUE" lines, as afl-showmap
+ * does.  Exit status: 0 the target ran, 2 it timed out, 3 it crashed,
+ * 1 usage or set-up error (docs/tools.md).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fz-fuzz/coverage.h"
+#include "fz-fuzz/fsrv.h"
+#include "fz-fuzz/tools.h"
+#include "fz-log.h"
+
+const char *fz_log_prog = "fz-showmap";
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: fz-showmap -o FILE [-q] [-r] [-e] [-t MS] [-m MB] -- ./target [args, @@ = input]\n"
+            "  runs the target once on stdin's bytes and writes one 'SLOT:VALUE' line per\n"
+            "  edge hit (VALUE: bucket 1..8 as afl-showmap, raw count with -r, 1 with -e)\n"
+            "  -o -  write to stdout    -q  no summary    -t MS timeout    -m MB memory limit\n"
+            "exit: 0 ran, 2 timeout, 3 crash, 1 error\n");
+    exit(FZ_EXIT_ERROR);
+}
+
+static int write_map(const char *out, const uint8_t *map, size_t size, int raw, int edges_only)
+{
+    FILE *f = stdout;
+    char *tmp = NULL;
+    if (strcmp(out, "-") != 0) {
+        tmp = fz_tool_tmp_name(out);
+        f = tmp ? fopen(tmp, "w") : NULL;
+        if (!f)
+            fz_die("cannot write '%s': %m; check that its directory exists and is writable", out);
+    }
+    for (size_t i = 0; i < size; i++) {
+        if (!map[i])
+            continue;
+        /* Like afl-showmap, print the bucket's number (1..8), not its bit. */
+        unsigned v = raw ? map[i] : (unsigned)__builtin_ctz(fz_cov_bucket(map[i])) + 1;
+        fprintf(f, "%06zu:%u\n", i, edges_only ? 1u : v);
+    }
+    if (f == stdout)
+        return fflush(f);
+    int bad = ferror(f) | fclose(f);
+    if (bad || rename(tmp, out)) {
+        unlink(tmp);
+        fz_die("cannot write '%s' (disk full?)", out);
+    }
+    free(tmp);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    fz_fsrv_cfg_t cfg;
+    fz_fsrv_cfg_init(&cfg);
+    const char *out = NULL;
+    int quiet = 0, raw = 0, edges_only = 0, c;
+    while ((c = getopt(argc, argv, "+o:qret:m:h")) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'r': raw = 1; break;
+        case 'e': edges_only = 1; break;
+        case 't': cfg.timeout_ms = fz_tool_parse_u32(optarg, "-t", 1, 3600000); break;
+        case 'm': cfg.mem_limit_mb = fz_tool_parse_u32(optarg, "-m", 0, 1u << 30); break;
+        default: usage();
+        }
+    }
+    if (!out || optind >= argc)
+        usage();
+    cfg.argv = argv + optind;
+    cfg.debug_child = fz_tool_debug_child();
+
+    size_t len;
+    uint8_t *buf = fz_tool_read_fd(0, &len);
+    if (!buf)
+        fz_die("cannot read the input from stdin: %m");
+
+    fz_fsrv_t fs;
+    char err[512] = "";
+    if (fz_fsrv_start(&fs, &cfg, err, sizeof err))
+        fz_die("%s", err);
+    fz_run_result_t r = fz_fsrv_run(&fs, buf, len);
+    if (r == FZ_RUN_ERROR) {
+        char msg[sizeof fs.errmsg];
+        memcpy(msg, fs.errmsg, sizeof msg);
+        fz_fsrv_stop(&fs);
+        fz_die("%s", msg);
+    }
+    write_map(out, fs.trace_bits, fs.map_size, raw, edges_only);
+    if (!quiet) {
+        size_t n = 0;
+        for (size_t i = 0; i < fs.map_size; i++)
+            n += fs.trace_bits[i] != 0;
+        fz_info("%zu edges hit in a %u-byte map; target %s", n, fs.map_size,
+                r == FZ_RUN_CRASH  ? "crashed"
+                : r == FZ_RUN_HANG ? "timed out"
+                                   : "ran normally");
+    }
+    fz_fsrv_stop(&fs);
+    free(buf);
+    return r == FZ_RUN_CRASH ? 3 : r == FZ_RUN_HANG ? 2 : 0;
+}
