@@ -1,0 +1,265 @@
+/*
+ * rt-fsrv.c - the forkserver, persistent mode and deferred init.
+ *
+ * Under a fuzzer (descriptors 198/199 are its pipes) the program stops
+ * before main, speaks the AFL++ handshake (legacy, or version 1 when
+ * __FZ_FSRV_VERSION=1; include/fz-protocol.h) and then forks one child per
+ * request, reporting each child's pid and raw wait status.  Only the child
+ * returns from here to the program.  Between fork() and that return the
+ * code calls async-signal-safe functions only: the program may have threads
+ * or locks we know nothing about.
+ *
+ * Persistent mode (__AFL_LOOP) keeps a child for many inputs: it stops
+ * itself with SIGSTOP after each one, the forkserver sees WIFSTOPPED (it
+ * waits with WUNTRACED), reports that status, and resumes the child with
+ * SIGCONT on the next request.  This is exactly what afl-fuzz expects.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fz-config.h"
+#include "fz-protocol.h"
+#include "runtime/rt.h"
+
+#define FZ_RT_EXPORT __attribute__((visibility("default")))
+#define CTL_FD FZ_FORKSRV_FD
+#define ST_FD (FZ_FORKSRV_FD + 1)
+
+static struct {
+    int started;    /* forkserver start attempted (at most once) */
+    int in_child;   /* this process is a fuzzed child */
+    int persistent; /* the fuzzer said the binary is persistent */
+    int fds_seen;   /* 198/199 were the fuzzer's pipes at start-up */
+    struct stat ctl_st, st_st;
+} fs;
+
+static void say(const char *msg)
+{
+    /* write(2) only: this may run where stdio is not safe. */
+    if (write(2, msg, strlen(msg)) < 0)
+        return;
+}
+
+static int is_pipe(int fd, struct stat *st)
+{
+    return fstat(fd, st) == 0 && (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode));
+}
+
+/* Runs before the program's own constructors: remembers the fuzzer's pipes,
+ * so a program that closes or replaces them before the forkserver starts
+ * gets a diagnosis instead of silently running outside the fuzzer. */
+__attribute__((constructor(101))) static void fz_rt_early(void)
+{
+    fs.fds_seen = is_pipe(CTL_FD, &fs.ctl_st) && is_pipe(ST_FD, &fs.st_st);
+}
+
+/* Non-zero when 198/199 are (still) the fuzzer's pipes. */
+static int fds_usable(void)
+{
+    struct stat c, s;
+    int now = is_pipe(CTL_FD, &c) && is_pipe(ST_FD, &s);
+    if (!fs.fds_seen)
+        return now;
+    if (now && c.st_ino == fs.ctl_st.st_ino && s.st_ino == fs.st_st.st_ino &&
+        c.st_dev == fs.ctl_st.st_dev && s.st_dev == fs.st_st.st_dev)
+        return 1;
+    say("fz-rt: error: the program closed or replaced descriptors 198/199 (the fuzzer's "
+        "forkserver pipes) before the forkserver started; leave them open, or call "
+        "__AFL_INIT() before the code that closes them\n");
+    _exit(1);
+}
+
+static int write_u32(uint32_t v)
+{
+    return write(ST_FD, &v, 4) == 4 ? 0 : -1;
+}
+
+static int read_u32(uint32_t *v)
+{
+    size_t got = 0;
+    while (got < 4) {
+        ssize_t r = read(CTL_FD, (char *)v + got, 4 - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+/* Legacy handshake (AFL++ 4.04c and older): one options word, and a reply
+ * only when we asked for shared-memory input.  Returns 0 to serve runs. */
+static int handshake_legacy(int err, uint32_t size, int want_shm)
+{
+    if (!err && size > FZ_FS_OPT_MAX_MAPSIZE)
+        err = FZ_FS_ERROR_MAP_SIZE; /* the legacy word cannot express it */
+    if (err) {
+        write_u32(FZ_FS_OPT_ERROR | FZ_FS_OPT_SET_ERROR(err));
+        _exit(1);
+    }
+    uint32_t opt = FZ_FS_OPT_ENABLED | FZ_FS_OPT_MAPSIZE | FZ_FS_OPT_SET_MAPSIZE(size);
+    if (want_shm)
+        opt |= FZ_FS_OPT_SHDMEM_FUZZ;
+    if (write_u32(opt))
+        return -1; /* nobody listening after all: run normally */
+    if (!want_shm)
+        return 0;
+    uint32_t reply;
+    if (read_u32(&reply))
+        _exit(1);
+    uint32_t yes = FZ_FS_OPT_ENABLED | FZ_FS_OPT_SHDMEM_FUZZ;
+    if ((reply & yes) == yes && (err = __fz_rt_input_attach()) != 0) {
+        write_u32(FZ_FS_OPT_ERROR | FZ_FS_OPT_SET_ERROR(err));
+        _exit(1);
+    }
+    return 0;
+}
+
+/* Version-1 handshake (AFL++ 4.20+, fz-fuzz): version, echo, options, map
+ * size, version.  Shared-memory input is used when the fuzzer named a
+ * segment in the environment. */
+static int handshake_v1(int err, uint32_t size, int want_shm)
+{
+    if (write_u32(FZ_FS_NEW_VERSION))
+        return -1;
+    uint32_t reply;
+    if (read_u32(&reply))
+        _exit(1);
+    if (reply != (FZ_FS_NEW_VERSION ^ 0xffffffffu)) {
+        say("fz-rt: error: the fuzzer answered the version-1 forkserver handshake wrongly; "
+            "unset __FZ_FSRV_VERSION for AFL++ releases before 4.20\n");
+        _exit(1);
+    }
+    int shm = 0;
+    if (!err && want_shm && getenv(FZ_ENV_SHM_FUZZ_ID)) {
+        err = __fz_rt_input_attach();
+        shm = !err;
+    }
+    if (err) {
+        write_u32(FZ_FS_NEW_ERROR | (uint32_t)err);
+        _exit(1);
+    }
+    uint32_t opt = FZ_FS_NEW_OPT_MAPSIZE | (shm ? FZ_FS_NEW_OPT_SHDMEM_FUZZ : 0);
+    if (write_u32(opt) || write_u32(size) || write_u32(FZ_FS_NEW_VERSION))
+        _exit(1);
+    return 0;
+}
+
+/* Serves runs until the fuzzer goes away.  Returns only in a new child. */
+static void serve(void)
+{
+    pid_t child = -1;
+    int stopped = 0, status;
+    for (;;) {
+        uint32_t was_killed;
+        if (read_u32(&was_killed)) {
+            if (stopped)
+                kill(child, SIGKILL); /* never leave a paused child behind */
+            _exit(0);
+        }
+        /* The fuzzer killed our paused child (e.g. a timeout): reap it. */
+        if (stopped && was_killed) {
+            stopped = 0;
+            while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+                ;
+        }
+        if (!stopped) {
+            child = fork();
+            if (child < 0)
+                _exit(1);
+            if (child == 0) {
+                close(CTL_FD);
+                close(ST_FD);
+                fs.in_child = 1;
+                return;
+            }
+        } else {
+            kill(child, SIGCONT);
+            stopped = 0;
+        }
+        if (write_u32((uint32_t)child))
+            _exit(1);
+        int r;
+        while ((r = waitpid(child, &status, fs.persistent ? WUNTRACED : 0)) < 0 && errno == EINTR)
+            ;
+        if (r < 0)
+            _exit(1);
+        stopped = WIFSTOPPED(status);
+        if (write_u32((uint32_t)status))
+            _exit(1);
+    }
+}
+
+static void fsrv_start(void)
+{
+    if (!fds_usable())
+        return;
+    const char *v = getenv(FZ_ENV_FSRV_VERSION);
+    const char *p = getenv(FZ_ENV_PERSISTENT);
+    fs.persistent = p && *p && *p != '0';
+    int err = __fz_rt_map_attach();
+    uint32_t size = __fz_rt_map_size();
+    int want_shm = __fz_rt_wants_shm_input();
+    int rc = v && v[0] == '1' && !v[1] ? handshake_v1(err, size, want_shm)
+                                       : handshake_legacy(err, size, want_shm);
+    if (rc)
+        return;
+    /* A program that ignores SIGCHLD would make waitpid() fail; the
+     * forkserver needs the default, the child gets the program's back. */
+    struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
+    sigaction(SIGCHLD, &dfl, &old);
+    serve();
+    sigaction(SIGCHLD, &old, NULL);
+}
+
+FZ_RT_EXPORT void __fz_manual_init(void)
+{
+    if (fs.started)
+        return;
+    fs.started = 1;
+    fsrv_start();
+}
+FZ_RT_EXPORT void __afl_manual_init(void) __attribute__((alias("__fz_manual_init")));
+
+/* Default priority and linked last: runs after the program's constructors,
+ * so their work is part of the snapshot every child starts from. */
+__attribute__((constructor)) static void fz_rt_init(void)
+{
+    const char *d = getenv(FZ_ENV_DEFER);
+    if (d && *d)
+        return; /* __AFL_INIT() will start it */
+    __fz_manual_init();
+}
+
+FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
+{
+    static int first = 1;
+    static unsigned int left;
+    int live = fs.in_child && fs.persistent;
+    if (first) {
+        first = 0;
+        left = max ? max : 1;
+        /* Coverage of the set-up before the loop is not the input's. */
+        if (live)
+            __fz_rt_map_clear();
+        return 1;
+    }
+    if (live && --left > 0) {
+        raise(SIGSTOP);
+        __fz_rt_map_clear();
+        return 1;
+    }
+    /* What runs after the loop (exit handlers) is not the input's either. */
+    if (live)
+        __fz_rt_map_detach();
+    return 0;
+}
+FZ_RT_EXPORT int __afl_persistent_loop(unsigned int max)
+    __attribute__((alias("__fz_persistent_loop")));

@@ -1,0 +1,116 @@
+/*
+ * rt-map.c - the coverage map inside the target: attaches the fuzzer's
+ * SysV segment (__AFL_SHM_ID) and hands every instrumented module that
+ * registers a consecutive, non-overlapping range of it (docs/internals.md,
+ * "Instrumented module <-> runtime ABI").
+ *
+ * Outside a fuzzer nothing is attached and modules keep counting into their
+ * own scratch counters: no output, no cost.  A module that does not fit in
+ * the offered map also keeps its scratch counters; the total the program
+ * would need is still counted, and the forkserver reports it so the fuzzer
+ * can grow its map.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/shm.h>
+
+#include "fz-config.h"
+#include "fz-protocol.h"
+#include "runtime/rt.h"
+
+/* Modules whose map pointers the runtime remembers, so it can point them
+ * back at their scratch counters after the last persistent iteration.  A
+ * program with more instrumented modules still works; the extra ones just
+ * keep counting into the map after the loop ends. */
+#define FZ_RT_MAX_MODULES 4096
+
+struct fz_rt_module {
+    uint8_t **area;  /* the module's map pointer */
+    uint8_t *scratch; /* what it pointed at before registration */
+};
+
+/* Slot 0 is never handed out: AFL++'s tools treat map byte 0 as their own
+ * marker (afl-showmap does not report it), so module ranges start at 1. */
+#define FZ_RT_FIRST_SLOT 1
+
+static struct {
+    int tried;        /* attach attempted (once per process) */
+    int error;        /* FZ_FS_ERROR_* from the attempt, 0 if fine */
+    uint8_t *map;     /* the fuzzer's map, NULL outside a fuzzer */
+    uint32_t cap;     /* usable bytes of map */
+    uint32_t used;    /* slots handed out so far (a prefix of map) */
+    uint64_t needed;  /* slots every registered module asked for */
+    uint32_t nmods;
+    struct fz_rt_module mods[FZ_RT_MAX_MODULES];
+} rt_map;
+
+int __fz_rt_map_attach(void)
+{
+    if (rt_map.tried)
+        return rt_map.error;
+    rt_map.tried = 1;
+    const char *id_str = getenv(FZ_ENV_SHM_ID);
+    if (!id_str || !*id_str)
+        return 0;
+    char *end;
+    long id = strtol(id_str, &end, 10);
+    struct shmid_ds ds;
+    if (*end || id < 0 || shmctl((int)id, IPC_STAT, &ds) < 0) {
+        rt_map.error = FZ_FS_ERROR_SHM_OPEN;
+        return rt_map.error;
+    }
+    void *mem = shmat((int)id, NULL, 0);
+    if (mem == (void *)-1) {
+        rt_map.error = FZ_FS_ERROR_SHMAT;
+        return rt_map.error;
+    }
+    /* The segment size is what the fuzzer allocated; AFL_MAP_SIZE, when
+     * set, says how much of it the fuzzer actually reads. */
+    uint64_t cap = ds.shm_segsz;
+    const char *ms = getenv(FZ_ENV_MAP_SIZE);
+    if (ms && *ms) {
+        unsigned long v = strtoul(ms, NULL, 10);
+        if (v > 0 && v < cap)
+            cap = v;
+    }
+    rt_map.map = mem;
+    rt_map.cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
+    return 0;
+}
+
+__attribute__((visibility("default"))) void __fz_register(uint8_t **area, uint32_t n)
+{
+    __fz_rt_map_attach();
+    if (rt_map.needed == 0)
+        rt_map.needed = FZ_RT_FIRST_SLOT;
+    uint64_t base = rt_map.needed;
+    rt_map.needed += n;
+    if (!rt_map.map || base + n > rt_map.cap)
+        return;
+    if (rt_map.nmods < FZ_RT_MAX_MODULES)
+        rt_map.mods[rt_map.nmods++] = (struct fz_rt_module){area, *area};
+    *area = rt_map.map + base;
+    rt_map.used = (uint32_t)(base + n);
+}
+
+uint32_t __fz_rt_map_size(void)
+{
+    uint64_t n = rt_map.needed;
+    n = (n + FZ_MAP_SIZE_MIN - 1) / FZ_MAP_SIZE_MIN * FZ_MAP_SIZE_MIN;
+    if (n == 0)
+        n = FZ_MAP_SIZE_MIN;
+    return n > UINT32_MAX ? UINT32_MAX - FZ_MAP_SIZE_MIN + 1 : (uint32_t)n;
+}
+
+void __fz_rt_map_clear(void)
+{
+    if (rt_map.map)
+        memset(rt_map.map, 0, rt_map.used);
+}
+
+void __fz_rt_map_detach(void)
+{
+    for (uint32_t i = 0; i < rt_map.nmods; i++)
+        *rt_map.mods[i].area = rt_map.mods[i].scratch;
+}

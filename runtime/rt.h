@@ -1,0 +1,39 @@
+/*
+ * rt.h - private interface between the runtime's files (map, forkserver,
+ * test-case input).  Nothing here is for instrumented modules or harnesses:
+ * those use the __fz_ / __afl_ names documented in docs/internals.md.
+ *
+ * Every symbol is hidden, so the combined lib/fz/fz-rt.o exports only the
+ * documented entry points even from a shared-library build of the target.
+ */
+#ifndef FZ_RT_H
+#define FZ_RT_H
+
+#include <stdint.h>
+
+#define FZ_RT_HIDDEN __attribute__((visibility("hidden")))
+
+/* rt-map.c: attaches the fuzzer's coverage map (once; safe to call again).
+ * Returns 0, or an FZ_FS_ERROR_* code the forkserver reports. */
+FZ_RT_HIDDEN int __fz_rt_map_attach(void);
+
+/* Map size the program needs: sum of every registered module's slots,
+ * rounded up to FZ_MAP_SIZE_MIN (never 0). */
+FZ_RT_HIDDEN uint32_t __fz_rt_map_size(void);
+
+/* Zeroes the slots handed out to modules, so a persistent iteration starts
+ * from an empty map. */
+FZ_RT_HIDDEN void __fz_rt_map_clear(void);
+
+/* Points every module back at its scratch counters, so code that runs after
+ * the last persistent iteration (exit handlers) leaves the map alone. */
+FZ_RT_HIDDEN void __fz_rt_map_detach(void);
+
+/* rt-input.c: non-zero when the harness defined __afl_sharedmem_fuzzing. */
+FZ_RT_HIDDEN int __fz_rt_wants_shm_input(void);
+
+/* Maps the test-case shared memory named by __AFL_SHM_FUZZ_ID.  Returns 0,
+ * or an FZ_FS_ERROR_* code.  Async-signal-safe (getenv, shmat). */
+FZ_RT_HIDDEN int __fz_rt_input_attach(void);
+
+#endif
