@@ -1,0 +1,401 @@
+/*
+ * fz-gcc-plugin.cc - the GCC back end of fz's edge-coverage instrumentation.
+ * fz-cc loads it with -fplugin= on every compile step.  It owns: choosing the
+ * edges, numbering their counter slots, inserting the inline increments, and
+ * emitting each module's counters and registration constructor.
+ *
+ * Specification (docs/coverage.md explains it for users; docs/internals.md
+ * fixes the ABI shared with the LLVM pass and the runtime):
+ *
+ *  1. Where it runs.  One GIMPLE pass per function, inserted right after
+ *     GCC's "optimized" pass (the last GIMPLE pass before RTL expansion; it
+ *     runs at every -O level).  By then inlining, jump threading, loop and
+ *     CFG clean-up have happened, so we count the blocks that really exist:
+ *     fewer counters than instrumenting the source-level CFG, and the
+ *     counters cannot block any GIMPLE optimisation (vectorisation,
+ *     if-conversion, inlining budgets).  It also runs after the sanitizer
+ *     passes, so ASan does not check our own counter accesses.  The price:
+ *     branches the optimiser turned into straight-line code (conditional
+ *     moves, folded constants) have no edge of their own.
+ *
+ *  2. Which edges.  First every critical edge (source with several
+ *     successors, destination with several predecessors) is split with an
+ *     empty block, unless it is an EH or abnormal edge, which cannot be
+ *     split.  After that each edge is the only way into its destination or
+ *     the only way out of its source, so a counter per block determines the
+ *     count of every edge.  A block is then given a counter slot unless it is
+ *     redundant: all its predecessors have a single successor (so its count
+ *     is the sum of theirs) and each of those predecessors is itself counted
+ *     by the first rule (entered from the function entry or from a block with
+ *     several successors).  That one-level test never leaves a cycle of
+ *     uncounted blocks.  Landing pads of EH edges are ordinary blocks and get
+ *     a counter.  A block that starts with a returns-twice call (setjmp) gets
+ *     none, because nothing may precede that call in its block.
+ *
+ *  3. Slots.  Slots are numbered 0..N-1 in the order functions are compiled
+ *     and blocks are walked.  Per edge the pass inserts, after the block's
+ *     labels:
+ *         p = __fz_area;  c = p[k];  c = c + 1;  c = c + (c == 0);  p[k] = c;
+ *     (an 8-bit counter with the NeverZero rule: 255+1 gives 1, so an edge
+ *     that ran a multiple of 256 times never looks unvisited).  No call.
+ *
+ *  4. Per module, when N > 0 (emitted at the end of the translation unit,
+ *     when N is known), all with internal linkage:
+ *         static uint8_t __fz_local_counters[N];
+ *         static uint8_t *__fz_area = __fz_local_counters;
+ *     and a constructor of priority FZ_CTOR_PRIORITY_REGISTER doing
+ *         if (&__fz_register) __fz_register(&__fz_area, N);
+ *     through a weak reference, so a module linked without the runtime
+ *     (a shared library loaded by a plain program) just counts into its
+ *     scratch array.  The names start with __fz_ so no user symbol clashes
+ *     within the module; internal linkage keeps modules apart.
+ *
+ *  5. Skipped: functions matched by the FZ_DENYLIST file (plugin/
+ *     fz-denylist.h; by source name, qualified C++ name or assembler name,
+ *     and by the function's source file or the module's main file), naked
+ *     functions, functions marked no_instrument_function or
+ *     no_sanitize_coverage, and functions GCC adds after N is fixed (our own
+ *     constructor).
+ *
+ *  6. One report line on stderr per module, "fz-cc: N edges instrumented in
+ *     FILE", unless FZ_QUIET is set to something other than "0".
+ *
+ *  7. plugin_init refuses to run in a GCC other than the one the plugin was
+ *     built for, naming both versions and the rebuild command.
+ */
+/* Our headers first: GCC's system.h poisons realloc, strdup and strerror,
+ * which the deny-list reader uses. */
+#include "fz-config.h"
+#include "fz-denylist.h"
+
+#include "gcc-plugin.h"
+#include "plugin-version.h"
+
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "function.h"
+#include "basic-block.h"
+#include "cfghooks.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "ssa.h"
+#include "tree-into-ssa.h"
+#include "gimplify.h"
+#include "cgraph.h"
+#include "stringpool.h"
+#include "stor-layout.h"
+#include "varasm.h"
+#include "attribs.h"
+#include "langhooks.h"
+#include "diagnostic-core.h"
+#include "output.h"
+
+int plugin_is_GPL_compatible = 1;
+
+namespace
+{
+
+/* Everything the plugin knows about the translation unit being compiled.
+ * One instance per compiler process, reached through the pass object and
+ * the callbacks' user data. */
+struct fz_state {
+    fz_denylist_t deny;
+    bool quiet;
+    bool tu_denied; /* the main source file is on the deny-list */
+    bool frozen;    /* N is fixed; functions added from now on are ours */
+    unsigned slots; /* N: slots handed out so far */
+    tree area;      /* __fz_area, created at the first instrumented block */
+};
+
+tree u8_ptr_type()
+{
+    return build_pointer_type(unsigned_char_type_node);
+}
+
+/* A file-scope static variable of this module, invisible to the debugger. */
+tree make_static_var(const char *name, tree type)
+{
+    tree decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier(name), type);
+    TREE_STATIC(decl) = 1;
+    TREE_PUBLIC(decl) = 0;
+    DECL_ARTIFICIAL(decl) = 1;
+    DECL_IGNORED_P(decl) = 1;
+    TREE_USED(decl) = 1;
+    TREE_ADDRESSABLE(decl) = 1;
+    DECL_PRESERVE_P(decl) = 1;
+    return decl;
+}
+
+/* __fz_area is referenced by function bodies as they are expanded but only
+ * defined (with its initializer) at the end of the unit, once the size of
+ * the counter array it points to is known. */
+tree area_decl(fz_state *st)
+{
+    if (!st->area)
+        st->area = make_static_var("__fz_area", u8_ptr_type());
+    return st->area;
+}
+
+bool has_attr(tree decl, const char *name)
+{
+    return lookup_attribute(name, DECL_ATTRIBUTES(decl)) != NULL_TREE;
+}
+
+/* Is the function on the deny-list?  Names tried: the source name (C++:
+ * qualified, e.g. ns::Parser::parse), and the assembler name without the
+ * suffix GCC gives clones (parse.constprop.0 -> parse). */
+bool function_denied(const fz_state *st, tree decl)
+{
+    if (st->deny.n == 0)
+        return false;
+    if (fz_denylist_deny_source(&st->deny, DECL_SOURCE_FILE(decl)))
+        return true;
+    const char *src = lang_hooks.decl_printable_name(decl, 2);
+    const char *plain = DECL_NAME(decl) ? IDENTIFIER_POINTER(DECL_NAME(decl)) : NULL;
+    char *asm_name = xstrdup(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
+    char *dot = strchr(asm_name, '.');
+    if (dot && dot != asm_name)
+        *dot = '\0';
+    bool denied = fz_denylist_deny_function(&st->deny, src, asm_name) ||
+                  fz_denylist_deny_function(&st->deny, plain, NULL);
+    free(asm_name);
+    return denied;
+}
+
+bool function_skipped(const fz_state *st, function *fn)
+{
+    tree decl = fn->decl;
+    return st->frozen || st->tu_denied || has_attr(decl, "naked") ||
+           has_attr(decl, "no_instrument_function") ||
+           has_attr(decl, "no_sanitize_coverage") || function_denied(st, decl);
+}
+
+/* Splits every critical edge that can be split (see the specification). */
+void split_critical_edges(function *fn)
+{
+    auto_vec<edge> todo;
+    basic_block bb;
+    FOR_EACH_BB_FN (bb, fn) {
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE (e, ei, bb->succs)
+            if (EDGE_CRITICAL_P(e) && !(e->flags & EDGE_COMPLEX))
+                todo.safe_push(e);
+    }
+    for (edge e : todo)
+        split_edge(e);
+}
+
+/* Counted by the first rule: entered from the function entry or from a
+ * block that could have gone elsewhere. */
+bool block_is_branch_target(basic_block bb, function *fn)
+{
+    edge e;
+    edge_iterator ei;
+    if (EDGE_COUNT(bb->preds) == 0)
+        return true;
+    FOR_EACH_EDGE (e, ei, bb->preds)
+        if (e->src == ENTRY_BLOCK_PTR_FOR_FN(fn) || !single_succ_p(e->src))
+            return true;
+    return false;
+}
+
+bool block_starts_with_returns_twice(basic_block bb)
+{
+    gimple_stmt_iterator gsi = gsi_after_labels(bb);
+    if (gsi_end_p(gsi))
+        return false;
+    gimple *g = gsi_stmt(gsi);
+    return is_gimple_call(g) && (gimple_call_flags(g) & ECF_RETURNS_TWICE);
+}
+
+bool block_needs_counter(basic_block bb, function *fn)
+{
+    if (block_starts_with_returns_twice(bb))
+        return false;
+    if (block_is_branch_target(bb, fn))
+        return true;
+    /* All predecessors fall through only to us; we are redundant if each of
+     * them has its own counter. */
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE (e, ei, bb->preds)
+        if (!block_is_branch_target(e->src, fn) || block_starts_with_returns_twice(e->src))
+            return true;
+    return false;
+}
+
+/* Inserts  p = __fz_area; c = p[k]; c += 1; c += (c == 0); p[k] = c;  after
+ * the labels of bb.  Virtual operands are left for update_ssa. */
+void insert_increment(tree area, basic_block bb, unsigned k)
+{
+    tree u8 = unsigned_char_type_node;
+    tree ptr_t = TREE_TYPE(area);
+    gimple_seq seq = NULL;
+
+    tree p = make_ssa_name(ptr_t);
+    gimple_seq_add_stmt(&seq, gimple_build_assign(p, area));
+    tree ref = build2(MEM_REF, u8, p, build_int_cst(ptr_t, k));
+    tree c0 = make_ssa_name(u8);
+    gimple_seq_add_stmt(&seq, gimple_build_assign(c0, ref));
+    tree c1 = make_ssa_name(u8);
+    gimple_seq_add_stmt(&seq, gimple_build_assign(c1, PLUS_EXPR, c0, build_one_cst(u8)));
+    tree z = make_ssa_name(boolean_type_node);
+    gimple_seq_add_stmt(&seq, gimple_build_assign(z, EQ_EXPR, c1, build_zero_cst(u8)));
+    tree zc = make_ssa_name(u8);
+    gimple_seq_add_stmt(&seq, gimple_build_assign(zc, NOP_EXPR, z));
+    tree c2 = make_ssa_name(u8);
+    gimple_seq_add_stmt(&seq, gimple_build_assign(c2, PLUS_EXPR, c1, zc));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(ref), c2));
+
+    gimple_stmt_iterator gsi = gsi_after_labels(bb);
+    gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+}
+
+const pass_data fz_pass_data = {
+    GIMPLE_PASS,           /* type */
+    "fz",                  /* name */
+    OPTGROUP_NONE,         /* optinfo_flags */
+    TV_NONE,               /* tv_id */
+    PROP_cfg | PROP_ssa,   /* properties_required */
+    0,                     /* properties_provided */
+    0,                     /* properties_destroyed */
+    0,                     /* todo_flags_start */
+    0,                     /* todo_flags_finish: execute() returns them */
+};
+
+struct fz_pass : gimple_opt_pass {
+    fz_state *st;
+
+    fz_pass(gcc::context *ctx, fz_state *state) : gimple_opt_pass(fz_pass_data, ctx), st(state)
+    {
+    }
+
+    unsigned int execute(function *fn) final override
+    {
+        if (function_skipped(st, fn))
+            return 0;
+        split_critical_edges(fn);
+
+        /* Decide first, then insert: inserting does not change the CFG, but
+         * keeping the two apart keeps the rule easy to read. */
+        auto_vec<basic_block> chosen;
+        basic_block bb;
+        FOR_EACH_BB_FN (bb, fn)
+            if (block_needs_counter(bb, fn))
+                chosen.safe_push(bb);
+        if (chosen.is_empty())
+            return 0;
+
+        tree area = area_decl(st);
+        for (basic_block b : chosen)
+            insert_increment(area, b, st->slots++);
+        mark_virtual_operands_for_renaming(fn);
+        return TODO_update_ssa;
+    }
+};
+
+/* The constructor body: if (&__fz_register) __fz_register(&__fz_area, n); */
+tree build_register_call(tree area, unsigned n)
+{
+    tree fn_type = build_function_type_list(void_type_node, build_pointer_type(TREE_TYPE(area)),
+                                            uint32_type_node, NULL_TREE);
+    tree reg = build_fn_decl("__fz_register", fn_type);
+    TREE_PUBLIC(reg) = 1;
+    DECL_EXTERNAL(reg) = 1;
+    DECL_ARTIFICIAL(reg) = 1;
+    /* DECL_WEAK keeps GCC from folding the test below to "true".  GCC has
+     * already written its .weak directives when the unit ends, so we write
+     * ours. */
+    DECL_WEAK(reg) = 1;
+    ASM_WEAKEN_LABEL(asm_out_file, "__fz_register");
+
+    tree call = build_call_expr(reg, 2, build_fold_addr_expr(area), build_int_cst(uint32_type_node, n));
+    tree present = build2(NE_EXPR, boolean_type_node, build_fold_addr_expr(reg),
+                          build_int_cst(TREE_TYPE(build_fold_addr_expr(reg)), 0));
+    return build3(COND_EXPR, void_type_node, present, call, NULL_TREE);
+}
+
+/* Defines the counters and __fz_area now that N is known, and adds the
+ * registration constructor.  Runs once, after every function is compiled. */
+void emit_module(fz_state *st)
+{
+    unsigned n = st->slots;
+    tree counters = make_static_var("__fz_local_counters",
+                                    build_array_type_nelts(unsigned_char_type_node, n));
+    varpool_node::finalize_decl(counters);
+
+    tree area = area_decl(st);
+    DECL_INITIAL(area) = fold_convert(TREE_TYPE(area), build_fold_addr_expr(counters));
+    varpool_node::finalize_decl(area);
+
+    cgraph_build_static_cdtor('I', build_register_call(area, n), FZ_CTOR_PRIORITY_REGISTER);
+}
+
+void on_finish_unit(void *gcc_data, void *user_data)
+{
+    fz_state *st = (fz_state *)user_data;
+    st->frozen = true;
+    if (seen_error())
+        return;
+    if (st->slots > 0)
+        emit_module(st);
+    if (!st->quiet)
+        fprintf(stderr, "fz-cc: %u edges instrumented in %s\n", st->slots,
+                main_input_filename ? main_input_filename : "<stdin>");
+}
+
+void on_finish(void *gcc_data, void *user_data)
+{
+    fz_state *st = (fz_state *)user_data;
+    fz_denylist_free(&st->deny);
+    delete st;
+}
+
+bool env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+struct plugin_info fz_plugin_info = {
+    "fz",
+    "fz edge-coverage instrumentation (see docs/coverage.md); FZ_QUIET=1 silences the report, "
+    "FZ_DENYLIST=file skips functions and files",
+};
+
+} // namespace
+
+int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+    if (!plugin_default_version_check(version, &gcc_version)) {
+        fprintf(stderr,
+                "fz-cc: error: fz-gcc-plugin.so was built for GCC %s but is loaded by GCC %s; "
+                "rebuild fz with this compiler: make clean && make\n",
+                gcc_version.basever, version->basever);
+        return 1;
+    }
+
+    fz_state *st = new fz_state();
+    st->quiet = env_flag("FZ_QUIET");
+    char err[1024];
+    if (fz_denylist_from_env(&st->deny, err, sizeof(err)) != 0) {
+        fprintf(stderr, "fz-cc: error: %s\n", err);
+        delete st;
+        return 1;
+    }
+    st->tu_denied = main_input_filename && fz_denylist_deny_source(&st->deny, main_input_filename);
+
+    struct register_pass_info pass_info;
+    pass_info.pass = new fz_pass(g, st);
+    pass_info.reference_pass_name = "optimized";
+    pass_info.ref_pass_instance_number = 1;
+    pass_info.pos_op = PASS_POS_INSERT_AFTER;
+
+    register_callback(info->base_name, PLUGIN_INFO, NULL, &fz_plugin_info);
+    register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass_info);
+    register_callback(info->base_name, PLUGIN_FINISH_UNIT, on_finish_unit, st);
+    register_callback(info->base_name, PLUGIN_FINISH, on_finish, st);
+    return 0;
+}
