@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,15 @@ static int clang_major(const char *path)
     return n > 0 ? atoi(buf) : -1;
 }
 
+/* An error line that does not exit: the compiler's status is ours. */
+__attribute__((format(printf, 1, 2))) static void report_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fz_vlog("error", fmt, ap);
+    va_end(ap);
+}
+
 /* After a failed clang compile: if the pass was built for another LLVM,
  * that is the likely cause, so say so and how to fix it. */
 static void explain_clang_failure(const compiler_t *cc, const char *lib_dir)
@@ -162,10 +172,11 @@ static void explain_clang_failure(const compiler_t *cc, const char *lib_dir)
     int built = read_int_file(vfile);
     int running = built < 0 ? -1 : clang_major(cc->path);
     if (built >= 0 && running >= 0 && built != running)
-        fz_warn("%s/fz-llvm-pass.so was built for LLVM %d but %s is LLVM %d; rebuild fz "
-                "with 'make clean && make' (with clang %d's llvm-dev installed), or set %s "
-                "to clang-%d",
-                lib_dir, built, cc->name, running, running, cc->var ? cc->var : "FZ_CC", built);
+        report_error("%s/fz-llvm-pass.so was built for LLVM %d but %s is LLVM %d; rebuild fz "
+                     "with 'make clean && make' (with clang %d's llvm-dev installed), or set %s "
+                     "to clang-%d",
+                     lib_dir, built, cc->name, running, running, cc->var ? cc->var : "FZ_CC",
+                     built);
 }
 
 /* Runs the compiler and returns its status as our exit status; a compiler
