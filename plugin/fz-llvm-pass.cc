@@ -60,10 +60,13 @@
 #include <string.h>
 
 #include <string>
+#include <vector>
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -145,32 +148,52 @@ static void fz_check_llvm_version(void)
 
 /* ---- Deciding what to instrument ----------------------------------------- */
 
-/* The qualified name of a C++ function without parameters or return type
- * ("ns::Parser::parse"), which is how a user writes it in a deny-list, or ""
- * when the name is not mangled. */
-static std::string fz_plain_name(StringRef mangled)
+/* The names a user may write in a deny-list for a C++ function: the
+ * qualified name without parameters ("ns::Parser::parse", "twice<int>") and
+ * the bare name ("parse", "twice"), the same two the GCC plugin tries.
+ * Both stay empty when the name is not mangled (C). */
+static void fz_cxx_names(const std::string &mangled, std::string *qualified, std::string *bare)
 {
-    std::string out;
-    /* The demangler's tree points into its input, so keep it alive. */
-    std::string input = mangled.str();
     ItaniumPartialDemangler d;
-    if (!mangled.startswith("_Z") || d.partialDemangle(input.c_str()))
-        return out;
+    /* The demangler's tree points into its input, which mangled outlives. */
+    if (mangled.compare(0, 2, "_Z") != 0 || d.partialDemangle(mangled.c_str()))
+        return;
     char *buf = d.getFunctionName(NULL, NULL);
     if (buf) {
-        out = buf;
+        *qualified = buf;
         free(buf);
     }
-    return out;
+    buf = d.getFunctionBaseName(NULL, NULL);
+    if (buf) {
+        *bare = buf;
+        free(buf);
+    }
 }
 
+static const char *fz_or_null(const std::string &s)
+{
+    return s.empty() ? NULL : s.c_str();
+}
+
+/* Is the function on the deny-list?  By its source file when debug info
+ * says where it was defined (a header's inline function has the header's
+ * name), and by its names; the symbol name loses the suffix the optimiser
+ * gives clones ("parse.specialized.1" -> "parse"), as under GCC. */
 static bool fz_function_denied(const Function &F, const fz_denylist_t *dl)
 {
     if (dl->n == 0)
         return false;
-    std::string mangled = F.getName().str();
-    std::string plain = fz_plain_name(F.getName());
-    return fz_denylist_deny_function(dl, plain.empty() ? NULL : plain.c_str(), mangled.c_str());
+    if (const DISubprogram *sp = F.getSubprogram())
+        if (fz_denylist_deny_source(dl, sp->getFilename().str().c_str()))
+            return true;
+    std::string sym = F.getName().str();
+    size_t dot = sym.find('.');
+    if (dot != std::string::npos && dot > 0)
+        sym.resize(dot);
+    std::string qualified, bare;
+    fz_cxx_names(sym, &qualified, &bare);
+    return fz_denylist_deny_function(dl, fz_or_null(qualified), sym.c_str()) ||
+           fz_denylist_deny_function(dl, fz_or_null(bare), NULL);
 }
 
 static bool fz_should_instrument(const Function &F, const fz_denylist_t *dl)
@@ -221,18 +244,55 @@ static void fz_count_block(BasicBlock &BB, GlobalVariable *area, uint64_t slot)
     fz_nosanitize(st);
 }
 
-/* Splits the function's critical edges and counts every block that can
- * hold code.  Returns the number of slots used; slots start at *next. */
+/* A block with two or more distinct successors: it could have gone
+ * elsewhere, so the blocks it leads to carry information. */
+static bool fz_branches(const BasicBlock &BB)
+{
+    return BB.getUniqueSuccessor() == NULL;
+}
+
+/* Counted by the first rule: the function entry (or a block nothing jumps
+ * to), or a block entered from one that could have gone elsewhere. */
+static bool fz_is_branch_target(const BasicBlock &BB)
+{
+    if (BB.isEntryBlock() || pred_empty(&BB))
+        return true;
+    for (const BasicBlock *pred : predecessors(&BB))
+        if (fz_branches(*pred))
+            return true;
+    return false;
+}
+
+/* The GCC plugin's rule (docs/coverage.md): a block that is only fallen
+ * into from blocks with counters of their own is redundant, since its count
+ * is the sum of theirs. */
+static bool fz_block_needs_counter(const BasicBlock &BB)
+{
+    if (BB.getFirstInsertionPt() == BB.end())
+        return false;
+    if (fz_is_branch_target(BB))
+        return true;
+    for (const BasicBlock *pred : predecessors(&BB))
+        if (!fz_is_branch_target(*pred))
+            return true;
+    return false;
+}
+
+/* Splits the function's critical edges (those LLVM can split: not into an
+ * exception pad, not out of indirectbr/callbr) and counts the blocks that
+ * need it.  Returns the number of slots used; slots start at next. */
 static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64_t next)
 {
     SplitAllCriticalEdges(F);
-    uint64_t first = next;
-    for (BasicBlock &BB : F) {
-        if (BB.getFirstInsertionPt() == BB.end())
-            continue;
-        fz_count_block(BB, area, next++);
-    }
-    return next - first;
+    /* Decide first, then insert; inserting does not change the CFG, but
+     * keeping the two apart keeps the rule easy to read. */
+    std::vector<BasicBlock *> chosen;
+    for (BasicBlock &BB : F)
+        if (fz_block_needs_counter(BB))
+            chosen.push_back(&BB);
+    for (BasicBlock *BB : chosen)
+        fz_count_block(*BB, area, next++);
+    return chosen.size();
 }
 
 /* Creates the internal constructor that hands the module's map pointer and
@@ -282,8 +342,9 @@ static void fz_emit_counters(Module &M, GlobalVariable *area, uint64_t n)
 
 static void fz_report(const Module &M, uint64_t n)
 {
+    /* Like the GCC plugin: any value but "" and "0" silences. */
     const char *quiet = getenv("FZ_QUIET");
-    if (quiet && strcmp(quiet, "1") == 0)
+    if (quiet && *quiet && strcmp(quiet, "0") != 0)
         return;
     errs() << "fz-cc: " << n << " edges instrumented in " << M.getSourceFileName() << "\n";
 }
