@@ -32,7 +32,7 @@ $(LIBFZ)/fz-llvm-pass.so: plugin/fz-llvm-pass.cc plugin/fz-denylist.h include/fz
 	    mkdir -p $(dir $@) $(OBJ)/plugin && \
 	    echo "$(CXX) ... -o $@" && \
 	    $(CXX) $(FZ_CXXFLAGS) $(FZ_LLVM_CXXFLAGS) -MF $(OBJ)/plugin/fz-llvm-pass.d -MT $@ \
-	        $< $(FZ_LLVM_LDFLAGS) -o $@; \
+	        $< $(FZ_LLVM_LDFLAGS) -o $@.tmp && mv $@.tmp $@; \
 	fi
 
 $(LIBFZ)/fz-llvm-pass.version: $(LIBFZ)/fz-llvm-pass.so
