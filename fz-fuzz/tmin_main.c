@@ -1,0 +1,132 @@
+/*
+ * tmin_main.c - fz-tmin: minimize one input file, keeping its crash (same
+ * signal) or, when it does not crash, every coverage bit it reaches.  The
+ * work is done by minimize.c; this file parses options and reports.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fz-config.h"
+#include "fz-fuzz/coverage.h"
+#include "fz-fuzz/fsrv.h"
+#include "fz-fuzz/minimize.h"
+#include "fz-fuzz/tools.h"
+#include "fz-log.h"
+
+const char *fz_log_prog = "fz-tmin";
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: fz-tmin -i IN -o OUT [-t MS] [-m MB] [-x] [-E N] [-q] -- ./target [args, @@]\n"
+            "  shrinks IN keeping its crash (same signal; -x: any crash) or, if it does not\n"
+            "  crash, its coverage; writes the result to OUT\n"
+            "  -t MS  per-run timeout (1000)   -m MB  memory limit   -E N  at most N runs\n"
+            "exit: 0 done, 1 error\n");
+    exit(FZ_EXIT_ERROR);
+}
+
+/* Dies with a message for a forkserver failure, after cleaning up. */
+static void die_fsrv(fz_fsrv_t *fs)
+{
+    char msg[sizeof fs->errmsg];
+    memcpy(msg, fs->errmsg, sizeof msg);
+    fz_fsrv_stop(fs);
+    fz_die("%s", msg);
+}
+
+/* Decides what to keep from one run of the original input. */
+static void choose_mode(fz_fsrv_t *fs, fz_min_cfg_t *mc, uint8_t *want, const char *in,
+                        const uint8_t *buf, size_t len, int any_crash)
+{
+    fz_run_result_t r = fz_fsrv_run(fs, buf, len);
+    if (r == FZ_RUN_ERROR)
+        die_fsrv(fs);
+    if (r == FZ_RUN_HANG) {
+        fz_fsrv_stop(fs);
+        fz_die("'%s' makes the target time out; raise -t or minimize a crash instead", in);
+    }
+    if (r == FZ_RUN_CRASH) {
+        mc->mode = FZ_MIN_CRASH;
+        mc->crash_signal = any_crash ? 0 : fs->last_signal;
+        return;
+    }
+    mc->mode = FZ_MIN_COVERAGE;
+    fz_cov_classify(fs->trace_bits, fs->map_size);
+    memcpy(want, fs->trace_bits, fs->map_size);
+    mc->want_bits = want;
+}
+
+int main(int argc, char **argv)
+{
+    fz_fsrv_cfg_t cfg;
+    fz_fsrv_cfg_init(&cfg);
+    const char *in = NULL, *out = NULL;
+    int any_crash = 0, quiet = 0, c;
+    uint64_t max_execs = 0;
+    while ((c = getopt(argc, argv, "+i:o:t:m:xE:qh")) != -1) {
+        switch (c) {
+        case 'i': in = optarg; break;
+        case 'o': out = optarg; break;
+        case 't': cfg.timeout_ms = fz_tool_parse_u32(optarg, "-t", 1, 3600000); break;
+        case 'm': cfg.mem_limit_mb = fz_tool_parse_u32(optarg, "-m", 0, 1u << 30); break;
+        case 'x': any_crash = 1; break;
+        case 'E': max_execs = fz_tool_parse_u32(optarg, "-E", 1, 4000000000u); break;
+        case 'q': quiet = 1; break;
+        default: usage();
+        }
+    }
+    if (!in || !out || optind >= argc)
+        usage();
+    cfg.argv = argv + optind;
+    cfg.debug_child = fz_tool_debug_child();
+
+    size_t len;
+    uint8_t *buf = fz_tool_read_file(in, &len);
+    if (!buf)
+        fz_die("cannot read '%s': %m", in);
+    if (len == 0)
+        fz_die("'%s' is empty: there is nothing to minimize", in);
+    if (len > FZ_MAX_INPUT)
+        fz_die("'%s' is %zu bytes, over the %u-byte input limit; cut it down first", in, len,
+               FZ_MAX_INPUT);
+
+    fz_fsrv_t fs;
+    char err[512] = "";
+    if (fz_fsrv_start(&fs, &cfg, err, sizeof err))
+        fz_die("%s", err);
+    uint8_t *want = calloc(1, fs.map_size);
+    uint8_t *res = malloc(len);
+    if (!want || !res)
+        fz_die("out of memory");
+    fz_min_cfg_t mc = {.max_execs = max_execs};
+    choose_mode(&fs, &mc, want, in, buf, len, any_crash);
+
+    size_t res_len;
+    fz_min_stats_t st;
+    fz_min_result_t mr = fz_minimize(&fs, &mc, buf, len, res, &res_len, &st);
+    if (mr == FZ_MIN_ERROR)
+        die_fsrv(&fs);
+    if (mr == FZ_MIN_NOT_REPRODUCED) {
+        fz_fsrv_stop(&fs);
+        fz_die("'%s' %s on the first run but not on the second: the target is flaky (it "
+               "depends on time, randomness or state); make it deterministic first",
+               in, mc.mode == FZ_MIN_CRASH ? "crashed" : "gave some coverage");
+    }
+    if (fz_tool_write_atomic(out, res, res_len))
+        fz_die("cannot write '%s': %m", out);
+    if (!quiet)
+        fz_info("%s: %zu -> %zu bytes in %llu executions (kept %s%s)", out, len, res_len,
+                (unsigned long long)st.execs + 1,
+                mc.mode == FZ_MIN_COVERAGE ? "coverage" : "crash",
+                mc.mode == FZ_MIN_CRASH && mc.crash_signal ? ", same signal" : "");
+    if (st.flaky && !quiet)
+        fz_warn("the target did not reproduce every time; the result may not be minimal");
+    fz_fsrv_stop(&fs);
+    free(buf);
+    free(res);
+    free(want);
+    return 0;
+}
