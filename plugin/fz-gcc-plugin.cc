@@ -52,7 +52,8 @@
  *
  *  5. Skipped: functions matched by the FZ_DENYLIST file (plugin/
  *     fz-denylist.h; by source name, qualified C++ name or assembler name,
- *     and by the function's source file or the module's main file), naked
+ *     and by the function's source file or the module's main file; blocks
+ *     inlined from a denied function are skipped too), naked
  *     functions, functions marked no_instrument_function or
  *     no_sanitize_coverage, and functions GCC adds after N is fixed (our own
  *     constructor).
@@ -151,7 +152,9 @@ bool function_denied(const fz_state *st, tree decl)
         return false;
     if (fz_denylist_deny_source(&st->deny, DECL_SOURCE_FILE(decl)))
         return true;
-    const char *src = lang_hooks.decl_printable_name(decl, 2);
+    /* Verbosity 1: qualified, without parameters ("ns::Parser::parse"),
+     * the same form the LLVM pass gets from the demangler. */
+    const char *src = lang_hooks.decl_printable_name(decl, 1);
     const char *plain = DECL_NAME(decl) ? IDENTIFIER_POINTER(DECL_NAME(decl)) : NULL;
     char *asm_name = xstrdup(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
     char *dot = strchr(asm_name, '.');
@@ -169,6 +172,34 @@ bool function_skipped(const fz_state *st, function *fn)
     return st->frozen || st->tu_denied || has_attr(decl, "naked") ||
            has_attr(decl, "no_instrument_function") ||
            has_attr(decl, "no_sanitize_coverage") || function_denied(st, decl);
+}
+
+/* The function whose body a block came from when it was inlined into this
+ * one (the innermost inlined scope of its first statement), or NULL. */
+tree inlined_origin(basic_block bb)
+{
+    for (gimple_stmt_iterator gsi = gsi_after_labels(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        tree b = gimple_block(gsi_stmt(gsi));
+        if (!b)
+            continue;
+        for (; b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
+            if (inlined_function_outer_scope_p(b)) {
+                tree origin = block_ultimate_origin(b);
+                return origin && TREE_CODE(origin) == FUNCTION_DECL ? origin : NULL_TREE;
+            }
+        return NULL_TREE;
+    }
+    return NULL_TREE;
+}
+
+/* Code of a denied function stays uncounted after it was inlined elsewhere:
+ * the deny-list names source functions, not what the optimiser left. */
+bool block_denied(const fz_state *st, basic_block bb)
+{
+    if (st->deny.n == 0)
+        return false;
+    tree origin = inlined_origin(bb);
+    return origin && function_denied(st, origin);
 }
 
 /* Splits every critical edge that can be split (see the specification). */
@@ -283,7 +314,7 @@ struct fz_pass : gimple_opt_pass {
         auto_vec<basic_block> chosen;
         basic_block bb;
         FOR_EACH_BB_FN (bb, fn)
-            if (block_needs_counter(bb, fn))
+            if (block_needs_counter(bb, fn) && !block_denied(st, bb))
                 chosen.safe_push(bb);
         if (chosen.is_empty())
             return 0;
