@@ -94,7 +94,7 @@ static int parse_value(const where_t *w, const char **p, uint8_t *tok)
     size_t n = 0;
     for (;; s++) {
         int c = (unsigned char)*s;
-        if (c == '\0')
+        if (c == '\0' || c == '\n' || c == '\r')
             return fail(w->err, w->errlen,
                         "%s:%u: unterminated string; end the value with a double quote", w->file,
                         w->line);
