@@ -192,7 +192,7 @@ static const char *strip_fuzzer(fz_args_t *a, const char *arg, bool *fuzzer)
 /* ---- classification ---------------------------------------------------- */
 
 typedef struct {
-    bool opt_c, opt_S, no_code, shared, lang_used, conftest;
+    bool opt_c, opt_S, no_code, shared, lang_used, probe;
     int n_inputs, n_sources;
 } scan_t;
 
@@ -303,10 +303,22 @@ static bool is_source(const char *lang, const char *name)
     return dot && in_list(exts, dot + 1);
 }
 
-static void note_conftest(scan_t *s, const char *path)
+/* Configure-style probes compare the compiler's output with nothing, so
+ * they must not see the plugins' report line.  Known probe file names:
+ * autoconf's conftest*, zlib's ztest*, CMake's try_compile (cmTC_*, in
+ * CMakeTmp or CMakeScratch), distutils' _configtest*, meson's private dir. */
+static void note_probe(scan_t *s, const char *path)
 {
-    if (!strncmp(base_name(path), "conftest", 8))
-        s->conftest = true;
+    static const char *const prefixes[] = {"conftest", "ztest", "cmTC_", "_configtest", NULL};
+    static const char *const dirs[] = {"CMakeFiles/CMakeTmp/", "CMakeFiles/CMakeScratch/",
+                                       "meson-private/", NULL};
+    const char *base = base_name(path);
+    for (int i = 0; prefixes[i]; i++)
+        if (!strncmp(base, prefixes[i], strlen(prefixes[i])))
+            s->probe = true;
+    for (int i = 0; dirs[i]; i++)
+        if (strstr(path, dirs[i]))
+            s->probe = true;
 }
 
 static void scan(const strvec_t *args, scan_t *s)
@@ -318,7 +330,7 @@ static void scan(const strvec_t *args, scan_t *s)
         if (a[0] != '-' || !strcmp(a, "-")) {
             s->n_inputs++;
             s->n_sources += is_source(lang, a);
-            note_conftest(s, a);
+            note_probe(s, a);
         } else if (!strcmp(a, "-x") || !strncmp(a, "-x", 2)) {
             lang = a[2] ? a + 2 : next;
             s->lang_used = true;
@@ -326,7 +338,7 @@ static void scan(const strvec_t *args, scan_t *s)
         } else if (!strncmp(a, "-o", 2)) {
             const char *out = a[2] ? a + 2 : next;
             if (out)
-                note_conftest(s, out);
+                note_probe(s, out);
             i += !a[2];
         } else if (!strcmp(a, "-c")) {
             s->opt_c = true;
@@ -422,7 +434,7 @@ void fz_args_rewrite(const fz_args_cfg_t *cfg, int argc, char *const argv[], fz_
     bool passthrough = s.no_code || s.n_inputs == 0;
     out->compiles = !passthrough && s.n_sources > 0;
     out->links = !passthrough && !s.opt_c && !s.opt_S && !s.shared;
-    out->conftest = s.conftest;
+    out->probe = s.probe;
 
     sv_push(&res, (char *)cfg->compiler);
     if (out->compiles) {

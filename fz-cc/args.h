@@ -30,7 +30,7 @@ typedef struct {
     int argc;
     bool compiles; /* plugin and harness macros were added */
     bool links;    /* the runtime was appended (an executable is linked) */
-    bool conftest; /* a configure probe: run the compiler with FZ_QUIET=1 */
+    bool probe;    /* a configure probe: run the compiler with FZ_QUIET=1 */
     /* Paths (under lib_dir) the result needs, NULL-terminated. */
     const char *needs[FZ_ARGS_MAX_NEEDS + 1];
     /* Everything allocated for the result, freed by fz_args_free(). */

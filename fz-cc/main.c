@@ -224,7 +224,7 @@ int main(int argc, char **argv)
 
     /* configure compares probe output with plain runs: keep the plugins'
      * report line out of it. */
-    if (args.conftest)
+    if (args.probe)
         setenv("FZ_QUIET", "1", 1);
 
     /* Only a clang compile needs our exit status, to explain a failure. */

@@ -64,7 +64,7 @@ START_TEST(test_compile)
     fz_args_t a;
     ck_assert_str_eq(rewrite(FZ_CC_KIND_GCC, "fz-cc -O2 -c foo.c", &a),
                      "gcc " PLUGIN " <M> -O2 -c foo.c");
-    ck_assert(a.compiles && !a.links && !a.conftest);
+    ck_assert(a.compiles && !a.links && !a.probe);
     ck_assert_str_eq(a.needs[0], "/L/fz-gcc-plugin.so");
     ck_assert_ptr_null(a.needs[1]);
     fz_args_free(&a);
@@ -235,17 +235,30 @@ START_TEST(test_conftest)
 {
     fz_args_t a;
     rewrite(FZ_CC_KIND_GCC, "fz-cc -o conftest -g -O2 conftest.c", &a);
-    ck_assert(a.conftest && a.compiles && a.links);
+    ck_assert(a.probe && a.compiles && a.links);
     fz_args_free(&a);
     rewrite(FZ_CC_KIND_GCC, "fz-cc -c conftest.c", &a);
-    ck_assert(a.conftest);
+    ck_assert(a.probe);
     fz_args_free(&a);
     rewrite(FZ_CC_KIND_GCC, "fz-cc -o conftest.exe x.o", &a);
-    ck_assert(a.conftest);
+    ck_assert(a.probe);
     fz_args_free(&a);
     rewrite(FZ_CC_KIND_GCC, "fz-cc -c sub/foo.c -o conftest/foo.o", &a);
-    ck_assert(!a.conftest);
+    ck_assert(!a.probe);
     fz_args_free(&a);
+    static const char *const probes[] = {
+        "fz-cc -c -O3 ztest1234.c",
+        "fz-cc -o cmTC_1a2b3 CMakeFiles/cmTC_1a2b3.dir/src.c.o",
+        "fz-cc -c /b/CMakeFiles/CMakeScratch/TryCompile-x/src.c -o src.c.o",
+        "fz-cc -c /b/CMakeFiles/CMakeTmp/src.c",
+        "fz-cc -c _configtest.c",
+        "fz-cc /b/meson-private/tmpab12/testfile.c -o output.exe",
+    };
+    for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+        rewrite(FZ_CC_KIND_GCC, probes[i], &a);
+        ck_assert_msg(a.probe, "not seen as a probe: %s", probes[i]);
+        fz_args_free(&a);
+    }
 }
 END_TEST
 
