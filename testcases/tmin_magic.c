@@ -11,7 +11,7 @@
 
 static void crash(void)
 {
-    volatile int *p = NULL;
+    volatile int *volatile p = NULL; /* both volatile: no compiler may drop the fault */
     *p = 1;
 }
 
