@@ -231,7 +231,8 @@ static void load_one(fz_files_t *files, const char *dir, const char *name, const
     free(path);
 }
 
-void fz_files_load(fz_files_t *files, const char *dir, const char *what, uint32_t max_len)
+void fz_files_load(fz_files_t *files, const char *dir, const char *what, uint32_t max_len,
+                   int allow_empty)
 {
     memset(files, 0, sizeof(*files));
     DIR *d = opendir(dir);
@@ -248,7 +249,7 @@ void fz_files_load(fz_files_t *files, const char *dir, const char *what, uint32_
         load_one(files, dir, de->d_name, what, max_len);
     }
     closedir(d);
-    if (!files->n)
+    if (!files->n && !allow_empty)
         fz_die("%s '%s' holds no usable input files; put at least one non-empty example input in "
                "it",
                what, dir);

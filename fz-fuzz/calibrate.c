@@ -1,0 +1,163 @@
+/*
+ * calibrate.c - several runs per input: mean exec time, the slots it hits,
+ * and which slots vary between runs (those lower the stability figure); the
+ * seed pass that builds the initial queue and picks the default timeout.
+ */
+#include "calibrate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fz-fuzz/coverage.h"
+#include "fz-log.h"
+
+/* Slots whose classified value differs from the first run's become
+ * variable; each is counted once in stats.var_bytes. */
+static int mark_variable(fz_state_t *st)
+{
+    fz_exec_t *x = &st->exec;
+    const uint8_t *now = x->fs.trace_bits;
+    int changed = 0;
+    for (uint32_t i = 0; i < x->map_size; i += 8) {
+        uint64_t a, b;
+        memcpy(&a, now + i, 8);
+        memcpy(&b, x->scratch + i, 8);
+        if (a == b)
+            continue;
+        for (uint32_t k = i; k < i + 8; k++) {
+            if (now[k] == x->scratch[k] || x->var_map[k])
+                continue;
+            x->var_map[k] = 1;
+            st->stats.var_bytes++;
+            changed = 1;
+        }
+        changed = 1;
+    }
+    return changed;
+}
+
+static uint32_t list_edges(fz_exec_t *x)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < x->map_size; i += 8) {
+        uint64_t w;
+        memcpy(&w, x->scratch + i, 8);
+        if (!w)
+            continue;
+        for (uint32_t k = i; k < i + 8; k++)
+            if (x->scratch[k])
+                x->edges[n++] = k;
+    }
+    return n;
+}
+
+void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *out)
+{
+    fz_exec_t *x = &st->exec;
+    uint64_t before = x->fs.total_execs;
+    memset(out, 0, sizeof(*out));
+    uint64_t sum = 0;
+    int runs = 0;
+    for (int i = 0; i < FZ_CALIB_RUNS; i++) {
+        fz_run_result_t r = fz_fsrv_run(&x->fs, buf, len);
+        if (r == FZ_RUN_ERROR)
+            fz_die("the target stopped answering during calibration: %s", x->fs.errmsg);
+        if (i == 0)
+            out->result = r;
+        if (r != FZ_RUN_OK) {
+            out->signal = x->fs.last_signal;
+            out->result = r;
+            break;
+        }
+        fz_cov_classify(x->fs.trace_bits, x->map_size);
+        runs++;
+        sum += x->fs.last_exec_us;
+        if (x->fs.last_exec_us > out->max_us)
+            out->max_us = x->fs.last_exec_us;
+        if (i == 0)
+            memcpy(x->scratch, x->fs.trace_bits, x->map_size);
+        else if (mark_variable(st))
+            out->variable = 1;
+    }
+    out->exec_us = runs ? sum / runs : 0;
+    if (out->result == FZ_RUN_OK) {
+        out->n_edges = list_edges(x);
+        if (out->max_us > st->stats.slowest_exec_us)
+            st->stats.slowest_exec_us = out->max_us;
+    }
+    x->stab_runs++;
+    st->stats.calib_execs += x->fs.total_execs - before;
+}
+
+/* Adds a calibrated seed to the queue and, unless it already lives in
+ * queue/ (resume), saves it there under its AFL-style seed name. */
+static void add_seed(fz_state_t *st, const fz_file_t *f, const fz_calib_t *c)
+{
+    char name[512];
+    if (st->out.resumed)
+        snprintf(name, sizeof(name), "%s", f->name);
+    else
+        fz_queue_seed_name(name, sizeof(name), st->queue.n, f->name);
+    char *fname = strdup(name);
+    if (!fname)
+        fz_die("out of memory");
+    fz_entry_t *e = fz_queue_add(&st->queue, fname, f->data, f->len, c->exec_us, st->exec.edges,
+                                 c->n_edges, 1);
+    e->var_behavior = c->variable;
+    fz_cov_new_bits(st->exec.virgin, st->exec.scratch, st->exec.map_size);
+    if (!st->out.resumed)
+        fz_outdir_save(&st->out, "queue", name, f->data, f->len);
+}
+
+/* 5x the slowest seed, rounded up, within the documented bounds. */
+static uint32_t default_timeout(uint64_t slowest_us)
+{
+    uint64_t ms = (slowest_us * 5 + 999) / 1000;
+    ms = (ms + FZ_TIMEOUT_ROUND_MS - 1) / FZ_TIMEOUT_ROUND_MS * FZ_TIMEOUT_ROUND_MS;
+    if (ms < FZ_TIMEOUT_MIN_MS)
+        ms = FZ_TIMEOUT_MIN_MS;
+    if (ms > FZ_TIMEOUT_MAX_MS)
+        ms = FZ_TIMEOUT_MAX_MS;
+    return (uint32_t)ms;
+}
+
+void fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
+{
+    uint64_t slowest = 0;
+    uint32_t crashed = 0;
+    const char *first_crash = NULL;
+    int first_sig = 0;
+    for (uint32_t i = 0; i < seeds->n; i++) {
+        const fz_file_t *f = &seeds->f[i];
+        fz_calib_t c;
+        fz_calibrate(st, f->data, f->len, &c);
+        if (c.result == FZ_RUN_HANG)
+            fz_die("seed '%s' makes the target hang (no exit within %u ms); remove it from the "
+                   "seeds or raise -t",
+                   f->name, st->exec.timeout_ms);
+        if (c.result == FZ_RUN_CRASH) {
+            fz_warn("seed '%s' crashes the target (signal %d); skipping it (reproduce: run the "
+                    "target on it by hand)",
+                    f->name, c.signal);
+            if (!crashed++) {
+                first_crash = f->name;
+                first_sig = c.signal;
+            }
+            continue;
+        }
+        if (c.max_us > slowest)
+            slowest = c.max_us;
+        add_seed(st, f, &c);
+    }
+    if (!st->queue.n)
+        fz_die("every seed crashes the target (first: '%s', signal %d); the target may crash on "
+               "any input: run it by hand on a seed, fix it, or start from inputs that do not crash",
+               first_crash ? first_crash : "?", first_sig);
+    if (!st->cfg.timeout_ms) {
+        st->exec.timeout_ms = default_timeout(slowest);
+        fz_fsrv_set_timeout(&st->exec.fs, st->exec.timeout_ms);
+    }
+    if (st->queue.n_seen == 0 && !st->cfg.blind)
+        fz_warn("no seed reached any instrumented code; is the target built with fz-cc, and "
+                "does it read the input (@@ or stdin)?");
+}

@@ -1,0 +1,49 @@
+/*
+ * calibrate.h - running an input several times to learn its speed, its
+ * coverage and whether that coverage is stable, for every seed and every
+ * new queue entry; and choosing the default timeout from the seeds.
+ */
+#ifndef FZ_FUZZ_CALIBRATE_H
+#define FZ_FUZZ_CALIBRATE_H
+
+#include <stdint.h>
+
+#include "fz-fuzz/state.h"
+
+/* Runs per calibration.  AFL uses 8; 4 already catches most variable edges
+ * (a slot that changes at all usually changes within a few runs) at half
+ * the cost per new entry, which matters on short -E budgets. */
+#define FZ_CALIB_RUNS 4
+
+/* Bounds of the timeout chosen from calibration (5x the slowest seed,
+ * rounded up to FZ_TIMEOUT_ROUND_MS): below 50 ms a busy machine turns
+ * ordinary runs into false hangs; above 1000 ms real hangs cost too much
+ * time each (AFL++'s default cap is also 1000 ms). */
+#define FZ_TIMEOUT_MIN_MS 50
+#define FZ_TIMEOUT_MAX_MS 1000
+#define FZ_TIMEOUT_ROUND_MS 20
+
+/* The timeout seeds are calibrated with when -t is not given. */
+#define FZ_TIMEOUT_CALIB_MS 1000
+
+typedef struct fz_calib {
+    fz_run_result_t result; /* of the first run; OK when every run exited normally */
+    int signal;             /* the crash signal, if result is FZ_RUN_CRASH */
+    uint64_t exec_us;       /* mean run time */
+    uint64_t max_us;        /* slowest run */
+    uint32_t n_edges;       /* slots hit by the first run, listed in st->exec.edges */
+    int variable;           /* some slot changed between runs */
+} fz_calib_t;
+
+/* Run buf FZ_CALIB_RUNS times (once if the first run crashes or hangs).
+ * Leaves the first run's classified map in st->exec.scratch and its slot
+ * list in st->exec.edges, and marks changing slots in st->exec.var_map. */
+void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *out);
+
+/* Calibrate every seed, add the good ones to the queue (saving them into
+ * queue/ unless they already live there, i.e. when resuming), report seeds
+ * that crash (skipped) and die on one that hangs or when none is usable;
+ * then set the default timeout from the slowest seed. */
+void fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * fuzz.c - the loop.  Each turn takes the next entry of the round-robin
+ * walk and runs the stage table on it; every candidate goes through
+ * fz_fuzz_run_one, the one place that runs the target and decides what to
+ * keep.  No decision here reads the clock (only -V's stop test and the
+ * status screen do), so -s SEED -E N always produces the same queue.
+ */
+#include "fuzz.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fz-fuzz/calibrate.h"
+#include "fz-fuzz/coverage.h"
+#include "fz-fuzz/minimize.h"
+#include "fz-fuzz/status.h"
+#include "fz-fuzz/triage.h"
+#include "fz-log.h"
+#include "mutators/chain.h"
+
+int fz_fuzz_should_stop(fz_state_t *st)
+{
+    if (*st->stop)
+        return 1;
+    if (st->cfg.max_execs && fz_state_execs(st) >= st->cfg.max_execs)
+        return 1;
+    return st->ui.time_up; /* -V, set by fz_status_tick when it reads the clock */
+}
+
+/* A new entry: minimize it keeping the bits it adds (mask), calibrate the
+ * result, add it to the queue and save it. */
+static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const uint8_t *mask,
+                      int kind, uint32_t src, const char *op)
+{
+    fz_exec_t *x = &st->exec;
+    fz_min_cfg_t mc = {
+        .mode = FZ_MIN_COVERAGE, .want_bits = mask, .max_execs = FZ_ENTRY_MIN_EXECS};
+    fz_min_stats_t ms = {0};
+    size_t out_len = len;
+    fz_min_result_t r = fz_minimize(&x->fs, &mc, buf, len, x->min_buf, &out_len, &ms);
+    st->stats.min_execs += ms.execs;
+    if (r == FZ_MIN_ERROR)
+        fz_die("the target stopped answering while minimizing an input: %s", x->fs.errmsg);
+    if (r == FZ_MIN_OK) {
+        buf = x->min_buf;
+        len = (uint32_t)out_len;
+    }
+    fz_calib_t c;
+    fz_calibrate(st, buf, len, &c);
+
+    char name[256];
+    fz_queue_find_name(name, sizeof(name), st->queue.n, 0, src, fz_now_ms() - st->stats.start_ms,
+                       fz_state_execs(st), op, kind == FZ_COV_NEW_EDGE);
+    char *fname = strdup(name);
+    if (!fname)
+        fz_die("out of memory");
+    uint32_t depth = st->queue.e[src]->depth + 1;
+    fz_entry_t *e = fz_queue_add(&st->queue, fname, buf, len, c.exec_us ? c.exec_us : 1,
+                                 x->edges, c.result == FZ_RUN_OK ? c.n_edges : 0, depth);
+    e->var_behavior = c.variable;
+    fz_outdir_save(&st->out, "queue", name, buf, len);
+    st->stats.corpus_found++;
+    st->stats.last_find_ms = fz_now_ms();
+}
+
+int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
+                    const char *op)
+{
+    fz_exec_t *x = &st->exec;
+    fz_run_result_t r = fz_fsrv_run(&x->fs, buf, len);
+    int grew = 0;
+    switch (r) {
+    case FZ_RUN_ERROR:
+        fz_stats_write(st);
+        fz_die("the target stopped answering: %s", x->fs.errmsg);
+    case FZ_RUN_CRASH:
+        fz_triage_crash(st, buf, len, src, op);
+        break;
+    case FZ_RUN_HANG:
+        fz_triage_hang(st, buf, len, src, op);
+        break;
+    case FZ_RUN_OK:
+        if (x->fs.last_exec_us > st->stats.slowest_exec_us)
+            st->stats.slowest_exec_us = x->fs.last_exec_us;
+        if (st->cfg.blind)
+            break;
+        fz_cov_classify(x->fs.trace_bits, x->map_size);
+        if (!fz_cov_has_new_bits(x->virgin, x->fs.trace_bits, x->map_size))
+            break;
+        /* The mask must be taken before new_bits marks the bits as seen. */
+        fz_cov_new_mask(x->virgin, x->fs.trace_bits, x->scratch, x->map_size);
+        int kind = fz_cov_new_bits(x->virgin, x->fs.trace_bits, x->map_size);
+        uint8_t *mask = malloc(x->map_size);
+        if (!mask)
+            fz_die("out of memory");
+        memcpy(mask, x->scratch, x->map_size);
+        add_entry(st, buf, len, mask, kind, src, op);
+        free(mask);
+        grew = 1;
+        break;
+    }
+    fz_status_tick(st);
+    return grew;
+}
+
+/* The havoc stage: a chain of mutations (mutators/chain.h) over the entry,
+ * with a splice partner drawn from the queue for each turn. */
+static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
+{
+    fz_mut_env_t env = {.dict = st->dict.count ? &st->dict : NULL};
+    if (st->queue.n > 1) {
+        uint32_t other = fz_rng_below(&st->rng, st->queue.n - 1);
+        fz_entry_t *p = st->queue.e[other >= e->id ? other + 1 : other];
+        env.splice = p->data;
+        env.splice_len = p->len;
+    }
+    fz_chain_t chain;
+    fz_chain_init(&chain, &st->rng, &env, e->data, e->len, buf, FZ_MAX_INPUT);
+    uint32_t rounds = e->was_fuzzed ? FZ_HAVOC_ROUNDS : 2 * FZ_HAVOC_ROUNDS;
+    for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st); i++) {
+        size_t len = fz_chain_next(&chain);
+        fz_fuzz_run_one(st, buf, (uint32_t)len, e->id, fz_chain_stage(&chain));
+    }
+}
+
+/* The stages each turn runs, in order.  A new stage is one row. */
+static const struct fz_stage {
+    const char *name;
+    void (*run)(fz_state_t *st, fz_entry_t *e, uint8_t *buf);
+} fz_stages[] = {
+    {"havoc", stage_havoc},
+};
+
+void fz_fuzz_loop(fz_state_t *st)
+{
+    uint8_t *buf = malloc(FZ_MAX_INPUT);
+    if (!buf)
+        fz_die("out of memory");
+    while (!fz_fuzz_should_stop(st)) {
+        fz_entry_t *e = fz_queue_next(&st->queue);
+        st->cur_entry = e->id;
+        if (st->queue.cycles != st->stats.last_cycle) {
+            /* A cycle ended: count it as dry if it found nothing. */
+            st->stats.cycles_wo_finds =
+                st->stats.corpus_found == st->stats.found_at_cycle ? st->stats.cycles_wo_finds + 1
+                                                                   : 0;
+            st->stats.found_at_cycle = st->stats.corpus_found;
+            st->stats.last_cycle = st->queue.cycles;
+        }
+        for (size_t i = 0; i < sizeof(fz_stages) / sizeof(fz_stages[0]); i++)
+            fz_stages[i].run(st, e, buf);
+        e->was_fuzzed = 1;
+    }
+    free(buf);
+}

@@ -1,0 +1,35 @@
+/*
+ * fuzz.h - the fuzz loop: pick an entry, run its stages (a table), judge
+ * each candidate through one shared helper, save what is interesting.
+ */
+#ifndef FZ_FUZZ_FUZZ_H
+#define FZ_FUZZ_FUZZ_H
+
+#include <stdint.h>
+
+#include "fz-fuzz/state.h"
+
+/* Candidates per turn of an entry.  AFL's havoc does 256 x a performance
+ * factor; a fixed 256 (doubled for an entry's first turn, when it is most
+ * likely to lead somewhere new) keeps turns short so the whole queue gets
+ * round-robin attention, and keeps the schedule free of timing. */
+#define FZ_HAVOC_ROUNDS 256
+
+/* Most runs spent minimizing one new queue entry (AFL's trimming takes a
+ * few dozen; blocks of len/2 .. 1 then byte simplification fit in this on
+ * small inputs, and larger ones stop early rather than stall the loop). */
+#define FZ_ENTRY_MIN_EXECS 256
+
+/* Run buf once, judge the result and save it: crash/hang via triage, new
+ * coverage into the queue (minimized, calibrated).  src and op name its
+ * origin for the file name.  Returns 1 if the queue grew. */
+int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
+                    const char *op);
+
+/* Non-zero when the run must end: signal, -E or -V reached. */
+int fz_fuzz_should_stop(fz_state_t *st);
+
+/* The main loop; returns when fz_fuzz_should_stop says so. */
+void fz_fuzz_loop(fz_state_t *st);
+
+#endif

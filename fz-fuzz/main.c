@@ -1,0 +1,289 @@
+/*
+ * main.c - fz-fuzz's entry point: parse the options, set up the output
+ * directory and the target, calibrate the seeds, run the loop, report.
+ * The work happens in the modules; this file only sequences them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fz-config.h"
+#include "fz-fuzz/calibrate.h"
+#include "fz-fuzz/coverage.h"
+#include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/replay.h"
+#include "fz-fuzz/state.h"
+#include "fz-fuzz/status.h"
+#include "fz-log.h"
+
+const char *fz_log_prog = "fz-fuzz";
+
+/* Set by SIGINT/SIGTERM/SIGHUP; the loop polls it between runs. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* Fail early, with the fix, when the target cannot even be started. */
+static void check_target(const fz_cfg_t *cfg)
+{
+    const char *t = cfg->target_argv[0];
+    char *path = fz_fsrv_find_program(t);
+    if (!path)
+        fz_die("target '%s' not found; check the path (a program in the current directory needs "
+               "./%s)",
+               t, t);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
+        fz_die("target '%s' is not an executable file; build it (with fz-cc) or chmod +x it",
+               path);
+    free(path);
+}
+
+static void fsrv_config(const fz_cfg_t *cfg, fz_fsrv_cfg_t *f)
+{
+    fz_fsrv_cfg_init(f);
+    f->argv = cfg->target_argv;
+    f->input_path = cfg->input_file;
+    f->timeout_ms = cfg->timeout_ms ? cfg->timeout_ms : FZ_TIMEOUT_CALIB_MS;
+    f->mem_limit_mb = (uint32_t)cfg->mem_mb;
+    f->blind = cfg->blind;
+    f->debug_child = cfg->debug_child;
+}
+
+/* argv joined with spaces, single-quoting words that need it. */
+static char *join_command(int argc, char **argv)
+{
+    size_t n = 1;
+    for (int i = 0; i < argc; i++)
+        n += strlen(argv[i]) * 4 + 3;
+    char *s = malloc(n), *p = s;
+    if (!s)
+        fz_die("out of memory");
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int quote = !a[0] || strpbrk(a, " \t\n'\"\\$`*?;&|<>(){}") != NULL;
+        if (i)
+            *p++ = ' ';
+        if (quote)
+            *p++ = '\'';
+        for (; *a; a++) {
+            if (quote && *a == '\'') {
+                memcpy(p, "'\\''", 4);
+                p += 4;
+            } else {
+                *p++ = *a;
+            }
+        }
+        if (quote)
+            *p++ = '\'';
+    }
+    *p = 0;
+    return s;
+}
+
+extern char **environ;
+
+/* cmdline (the target command, one word per line, as AFL++ writes it) and
+ * fuzzer_setup (our FZ_ / AFL_ environment and the whole command line). */
+static void write_setup_files(fz_state_t *st)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        fz_die("out of memory");
+    for (int i = 0; i < st->cfg.target_argc; i++) {
+        size_t need = strlen(st->cfg.target_argv[i]) + 2;
+        if (len + need > cap && !(buf = realloc(buf, cap = (len + need) * 2)))
+            fz_die("out of memory");
+        len += (size_t)sprintf(buf + len, "%s\n", st->cfg.target_argv[i]);
+    }
+    fz_outdir_save(&st->out, "", "cmdline", buf, len);
+    len = 0;
+    const char *head = "# environment variables:\n";
+    len += (size_t)snprintf(buf, cap, "%s", head);
+    for (char **e = environ; *e; e++) {
+        if (strncmp(*e, "FZ_", 3) != 0 && strncmp(*e, "AFL_", 4) != 0)
+            continue;
+        size_t need = strlen(*e) + 2;
+        if (len + need > cap && !(buf = realloc(buf, cap = (len + need) * 2)))
+            fz_die("out of memory");
+        len += (size_t)sprintf(buf + len, "%s\n", *e);
+    }
+    size_t need = strlen(st->command_line) + 32;
+    if (len + need > cap && !(buf = realloc(buf, cap = (len + need) * 2)))
+        fz_die("out of memory");
+    len += (size_t)sprintf(buf + len, "# command line:\n%s\n", st->command_line);
+    fz_outdir_save(&st->out, "", "fuzzer_setup", buf, len);
+    free(buf);
+}
+
+static uint8_t *xalloc_map(size_t n, int fill)
+{
+    /* Coverage functions read 64-bit words: keep maps 8-byte aligned. */
+    uint8_t *p = NULL;
+    if (posix_memalign((void **)&p, 64, n ? n : 64) != 0)
+        fz_die("out of memory (%zu bytes for a coverage map)", n);
+    memset(p, fill, n ? n : 64);
+    return p;
+}
+
+static void setup_exec(fz_state_t *st)
+{
+    fz_exec_t *x = &st->exec;
+    fz_fsrv_cfg_t fcfg;
+    fsrv_config(&st->cfg, &fcfg);
+    char err[512];
+    if (fz_fsrv_start(&x->fs, &fcfg, err, sizeof(err)) != 0)
+        fz_die("%s", err);
+    x->timeout_ms = fcfg.timeout_ms;
+    x->map_size = x->fs.map_size;
+    size_t m = x->map_size;
+    x->virgin = xalloc_map(m, 0xff);
+    x->virgin_crash = xalloc_map(m, 0xff);
+    x->virgin_hang = xalloc_map(m, 0xff);
+    x->var_map = xalloc_map(m, 0);
+    x->scratch = xalloc_map(m, 0);
+    x->edges = malloc((m ? m : 1) * sizeof(uint32_t));
+    x->min_buf = malloc(FZ_MAX_INPUT);
+    if (!x->edges || !x->min_buf)
+        fz_die("out of memory");
+}
+
+static void free_exec(fz_exec_t *x)
+{
+    fz_fsrv_stop(&x->fs);
+    free(x->virgin);
+    free(x->virgin_crash);
+    free(x->virgin_hang);
+    free(x->var_map);
+    free(x->scratch);
+    free(x->edges);
+    free(x->min_buf);
+}
+
+/* Seeds from -i, or the earlier queue when resuming.  Seeds are read
+ * before the output directory is touched, so bad seeds change nothing. */
+static void load_inputs(fz_state_t *st, fz_files_t *seeds)
+{
+    int from_queue = strcmp(st->cfg.in_dir, "-") == 0;
+    if (!from_queue)
+        fz_files_load(seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, 0);
+    fz_outdir_open(&st->out, st->cfg.out_root, st->cfg.name, st->cfg.resume);
+    if (from_queue && !st->out.resumed)
+        fz_die("nothing to resume in '%s' (no queue entries); start a campaign with -i DIR",
+               st->out.dir);
+    if (st->out.resumed) {
+        if (!from_queue)
+            fz_files_free(seeds);
+        char *q = malloc(strlen(st->out.dir) + 8);
+        if (!q)
+            fz_die("out of memory");
+        sprintf(q, "%s/queue", st->out.dir);
+        fz_files_load(seeds, q, "queue of the resumed campaign", FZ_MAX_INPUT, 0);
+        free(q);
+        fz_info("resuming the campaign in '%s' (%u queue entries)", st->out.dir, seeds->n);
+    }
+    st->next_crash_id = fz_outdir_next_id(&st->out, "crashes");
+    st->next_hang_id = fz_outdir_next_id(&st->out, "hangs");
+    st->stats.saved_crashes = st->next_crash_id;
+    st->stats.saved_hangs = st->next_hang_id;
+}
+
+static uint64_t pick_seed(void)
+{
+    uint64_t s = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || read(fd, &s, sizeof(s)) != (ssize_t)sizeof(s))
+        s = (uint64_t)fz_now_ms() ^ ((uint64_t)getpid() << 32);
+    if (fd >= 0)
+        close(fd);
+    return s;
+}
+
+static int run_campaign(fz_state_t *st, int argc, char **argv)
+{
+    fz_files_t seeds;
+    memset(&seeds, 0, sizeof(seeds));
+    st->command_line = join_command(argc, argv);
+    st->stop = &stop_requested;
+    load_inputs(st, &seeds);
+    st->stats.start_ms = fz_now_ms();
+    if (!st->cfg.seed_given)
+        st->cfg.seed = pick_seed();
+    fz_rng_seed(&st->rng, st->cfg.seed);
+    fz_dict_init(&st->dict);
+    char err[512];
+    if (st->cfg.dict_file && fz_dict_load(&st->dict, st->cfg.dict_file, err, sizeof(err)) < 0)
+        fz_die("%s", err);
+    write_setup_files(st);
+    if (st->out.resumed)
+        fz_stats_plot_resume(st);
+    setup_exec(st);
+    fz_queue_init(&st->queue, st->exec.map_size);
+    fz_status_init(st);
+    fz_calibrate_seeds(st, &seeds);
+    fz_files_free(&seeds);
+    uint64_t crashes_before = st->stats.saved_crashes;
+    fz_stats_write(st);
+    fz_stats_plot(st);
+
+    fz_fuzz_loop(st);
+
+    fz_status_final(st, stop_requested ? "stopped by a signal" : "done");
+    int found = st->stats.saved_crashes > crashes_before;
+    if (found)
+        printf("fz-fuzz: %llu crash(es) saved in %s/crashes (see README.txt there to "
+               "reproduce)\n",
+               (unsigned long long)(st->stats.saved_crashes - crashes_before), st->out.dir);
+    free_exec(&st->exec);
+    fz_queue_free(&st->queue);
+    fz_dict_free(&st->dict);
+    fz_stats_free(&st->stats);
+    fz_outdir_close(&st->out);
+    free((char *)st->command_line);
+    return found ? FZ_EXIT_CRASH : FZ_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    static fz_state_t st; /* large; static only to keep it off the stack */
+    char err[512];
+    switch (fz_options_parse(&st.cfg, argc, argv, err, sizeof(err))) {
+    case FZ_OPTIONS_HELP:
+        fz_options_usage(stdout, "fz-fuzz");
+        return FZ_EXIT_OK;
+    case FZ_OPTIONS_BAD:
+        fz_die("%s", err);
+    default:
+        break;
+    }
+    check_target(&st.cfg);
+    install_signals();
+    if (st.cfg.replay_dir) {
+        fz_fsrv_cfg_t fcfg;
+        fsrv_config(&st.cfg, &fcfg);
+        return fz_replay(&st.cfg, &fcfg);
+    }
+    return run_campaign(&st, argc, argv);
+}

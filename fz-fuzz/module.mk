@@ -1,0 +1,28 @@
+# fz-fuzz/module.mk - the fuzzer, bin/fz-fuzz, and its unit tests.  It
+# links the execution core and the mutation engine by their fixed paths.
+
+FUZZ_SRCS := fz-fuzz/options.c fz-fuzz/queue.c fz-fuzz/outdir.c fz-fuzz/stats.c \
+	fz-fuzz/status.c fz-fuzz/calibrate.c fz-fuzz/triage.c fz-fuzz/fuzz.c fz-fuzz/replay.c
+FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(OBJ)/%.o)
+
+ALL += $(BIN)/fz-fuzz
+
+$(BIN)/fz-fuzz: $(OBJ)/fz-fuzz/main.o $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) -o $@ $^
+
+# Unit tests (explicit rules, so no pattern rule of another fragment applies).
+FUZZ_TESTS := $(OBJ)/tests/check_queue $(OBJ)/tests/check_options $(OBJ)/tests/check_stats
+UNIT_TESTS += $(FUZZ_TESTS)
+
+$(OBJ)/tests/check_queue: tests/check_queue.c $(OBJ)/fz-fuzz/queue.o
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+
+$(OBJ)/tests/check_options: tests/check_options.c $(OBJ)/fz-fuzz/options.o
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+
+$(OBJ)/tests/check_stats: tests/check_stats.c $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)

@@ -1,0 +1,71 @@
+/*
+ * state.h - the whole state of one fz-fuzz run, grouped by who owns it:
+ * cfg (options.c, read-only after parsing), out (outdir.c), exec (the
+ * target and its coverage maps: calibrate.c, triage.c, fuzz.c), queue
+ * (queue.c), stats (stats.c), ui (status.c).  main.c owns the one instance
+ * and passes it explicitly; there are no file-level globals.
+ */
+#ifndef FZ_FUZZ_STATE_H
+#define FZ_FUZZ_STATE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "fz-fuzz/fsrv.h"
+#include "fz-fuzz/options.h"
+#include "fz-fuzz/outdir.h"
+#include "fz-fuzz/queue.h"
+#include "fz-fuzz/stats.h"
+#include "mutators/dict.h"
+#include "mutators/rng.h"
+
+/* The target, the coverage maps and the buffers runs need. */
+typedef struct fz_exec {
+    fz_fsrv_t fs;
+    uint32_t map_size;     /* bytes of the map the target uses */
+    uint32_t timeout_ms;   /* the per-run timeout in force */
+    uint8_t *virgin;       /* what no queue input has reached (0xff = unseen) */
+    uint8_t *virgin_crash; /* the same for crashing runs: a crash is unique if new here */
+    uint8_t *virgin_hang;  /* the same for hangs */
+    uint8_t *var_map;      /* slots that changed between calibration runs */
+    uint8_t *scratch;      /* map_size bytes: a saved classified map */
+    uint32_t *edges;       /* map_size slots: an entry's edge list under construction */
+    uint8_t *min_buf;      /* FZ_MAX_INPUT bytes: minimizer output */
+    uint64_t stab_runs;    /* calibrations done (for stability) */
+} fz_exec_t;
+
+/* The live screen / periodic log line. */
+typedef struct fz_ui {
+    int tty;               /* stdout is a terminal and -q was not given */
+    uint64_t next_check;   /* execs count at which to look at the clock again */
+    uint64_t last_draw_ms;
+    uint64_t last_log_ms;
+    uint64_t last_execs;   /* for the recent execs/s */
+    uint64_t last_rate_ms;
+    double recent_eps;
+    int time_up;           /* -V seconds have passed */
+} fz_ui_t;
+
+typedef struct fz_state {
+    fz_cfg_t cfg;
+    fz_outdir_t out;
+    fz_exec_t exec;
+    fz_queue_t queue;
+    fz_stats_t stats;
+    fz_ui_t ui;
+    fz_rng_t rng;
+    fz_dict_t dict;
+    uint32_t cur_entry;              /* id of the entry being fuzzed */
+    uint32_t next_crash_id;          /* id:N of the next file in crashes/ */
+    uint32_t next_hang_id;           /* id:N of the next file in hangs/ */
+    const char *command_line;        /* the whole command line, for cmdline/stats */
+    volatile sig_atomic_t *stop;     /* set by SIGINT/SIGTERM (main.c's handler) */
+} fz_state_t;
+
+/* Total target runs so far (fuzzing, calibration, minimization). */
+static inline uint64_t fz_state_execs(const fz_state_t *st)
+{
+    return st->exec.fs.total_execs;
+}
+
+#endif

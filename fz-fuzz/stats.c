@@ -1,0 +1,228 @@
+/*
+ * stats.c - fuzzer_stats and plot_data.  The key names, their order and the
+ * plot_data columns follow AFL++ 4.04c (afl-fuzz-stats.c), because
+ * afl-whatsup sources fuzzer_stats as shell assignments and afl-plot reads
+ * plot_data columns by number.  Both files are rewritten whole through a
+ * temp file and rename, so readers never see half a file.
+ */
+#include "stats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "fz-fuzz/coverage.h"
+#include "fz-fuzz/state.h"
+#include "fz-log.h"
+
+uint64_t fz_now_ms(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+}
+
+int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
+{
+    return snprintf(
+        buf, n,
+        "start_time        : %llu\n"
+        "last_update       : %llu\n"
+        "run_time          : %llu\n"
+        "fuzzer_pid        : %d\n"
+        "cycles_done       : %llu\n"
+        "cycles_wo_finds   : %llu\n"
+        "execs_done        : %llu\n"
+        "execs_per_sec     : %0.02f\n"
+        "corpus_count      : %u\n"
+        "corpus_favored    : %u\n"
+        "corpus_found      : %u\n"
+        "corpus_imported   : %u\n"
+        "corpus_variable   : %u\n"
+        "max_depth         : %u\n"
+        "cur_item          : %u\n"
+        "pending_favs      : %u\n"
+        "pending_total     : %u\n"
+        "stability         : %0.02f%%\n"
+        "bitmap_cvg        : %0.02f%%\n"
+        "saved_crashes     : %llu\n"
+        "saved_hangs       : %llu\n"
+        "last_find         : %llu\n"
+        "last_crash        : %llu\n"
+        "last_hang         : %llu\n"
+        "execs_since_crash : %llu\n"
+        "exec_timeout      : %u\n"
+        "slowest_exec_ms   : %u\n"
+        "peak_rss_mb       : %lu\n"
+        "edges_found       : %u\n"
+        "total_edges       : %u\n"
+        "var_byte_count    : %u\n"
+        "execs_per_fork    : %0.02f\n"
+        "calibration_execs : %llu\n"
+        "minimize_execs    : %llu\n"
+        "total_crashes     : %llu\n"
+        "total_hangs       : %llu\n"
+        "rng_seed          : %llu\n"
+        "afl_banner        : %s\n"
+        "afl_version       : fz-%s\n"
+        "target_mode       : %s\n"
+        "command_line      : %s\n",
+        (unsigned long long)r->start_time, (unsigned long long)r->last_update,
+        (unsigned long long)r->run_time, r->fuzzer_pid, (unsigned long long)r->cycles_done,
+        (unsigned long long)r->cycles_wo_finds, (unsigned long long)r->execs_done,
+        r->execs_per_sec, r->corpus_count, r->corpus_favored, r->corpus_found,
+        r->corpus_imported, r->corpus_variable, r->max_depth, r->cur_item, r->pending_favs,
+        r->pending_total, r->stability, r->bitmap_cvg, (unsigned long long)r->saved_crashes,
+        (unsigned long long)r->saved_hangs, (unsigned long long)r->last_find,
+        (unsigned long long)r->last_crash, (unsigned long long)r->last_hang,
+        (unsigned long long)r->execs_since_crash, r->exec_timeout, r->slowest_exec_ms,
+        r->peak_rss_mb, r->edges_found, r->total_edges, r->var_byte_count, r->execs_per_fork,
+        (unsigned long long)r->calibration_execs, (unsigned long long)r->minimization_execs,
+        (unsigned long long)r->total_crashes, (unsigned long long)r->total_hangs,
+        (unsigned long long)r->seed, r->afl_banner ? r->afl_banner : "",
+        FZ_VERSION, r->target_mode ? r->target_mode : "default",
+        r->command_line ? r->command_line : "");
+}
+
+int fz_stats_plot_line(char *buf, size_t n, const fz_stats_report_t *r)
+{
+    return snprintf(buf, n, "%llu, %llu, %u, %u, %u, %u, %0.02f%%, %llu, %llu, %u, %0.02f, %llu, %u\n",
+                    (unsigned long long)r->run_time, (unsigned long long)r->cycles_done,
+                    r->cur_item, r->corpus_count, r->pending_total, r->pending_favs,
+                    r->bitmap_cvg, (unsigned long long)r->saved_crashes,
+                    (unsigned long long)r->saved_hangs, r->max_depth, r->execs_per_sec,
+                    (unsigned long long)r->execs_done, r->edges_found);
+}
+
+static const char *target_mode(const fz_fsrv_t *fs)
+{
+    if (fs->handshake_version < 0)
+        return "blind";
+    if (fs->persistent)
+        return fs->delivery == FZ_DELIVER_SHM ? "shmem_testcase persistent" : "persistent";
+    if (fs->deferred)
+        return "deferred";
+    return fs->delivery == FZ_DELIVER_SHM ? "shmem_testcase default" : "default";
+}
+
+void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
+{
+    const fz_stats_t *s = &st->stats;
+    const fz_exec_t *x = &st->exec;
+    uint64_t now = fz_now_ms();
+    memset(r, 0, sizeof(*r));
+    r->start_time = s->start_ms / 1000;
+    r->last_update = now / 1000;
+    r->run_time = (now - s->start_ms) / 1000;
+    r->fuzzer_pid = (int)getpid();
+    r->cycles_done = st->queue.cycles;
+    r->cycles_wo_finds = s->cycles_wo_finds;
+    r->execs_done = fz_state_execs(st);
+    r->execs_per_sec = now > s->start_ms ? r->execs_done * 1000.0 / (now - s->start_ms) : 0;
+    r->corpus_count = st->queue.n;
+    r->corpus_favored = st->queue.n_favored;
+    r->corpus_found = s->corpus_found;
+    r->corpus_imported = s->corpus_imported;
+    for (uint32_t i = 0; i < st->queue.n; i++)
+        r->corpus_variable += st->queue.e[i]->var_behavior != 0;
+    r->max_depth = st->queue.max_depth;
+    r->cur_item = st->cur_entry;
+    r->pending_favs = fz_queue_pending(&st->queue, 1);
+    r->pending_total = fz_queue_pending(&st->queue, 0);
+    r->edges_found = x->virgin ? (uint32_t)fz_cov_count_found(x->virgin, x->map_size) : 0;
+    r->total_edges = x->map_size;
+    r->var_byte_count = s->var_bytes;
+    /* AFL++'s definitions: the share of seen slots that never varied, and
+     * of map slots seen at all. */
+    r->stability = r->edges_found ? 100.0 * (r->edges_found - (r->var_byte_count < r->edges_found
+                                                                   ? r->var_byte_count
+                                                                   : r->edges_found)) /
+                                        r->edges_found
+                                  : 100.0;
+    r->bitmap_cvg = x->map_size ? 100.0 * r->edges_found / x->map_size : 0;
+    r->saved_crashes = s->saved_crashes;
+    r->saved_hangs = s->saved_hangs;
+    r->last_find = s->last_find_ms / 1000;
+    r->last_crash = s->last_crash_ms / 1000;
+    r->last_hang = s->last_hang_ms / 1000;
+    r->execs_since_crash = r->execs_done - s->execs_at_last_crash;
+    r->exec_timeout = x->timeout_ms;
+    r->slowest_exec_ms = (uint32_t)(s->slowest_exec_us / 1000);
+    struct rusage ru;
+    r->peak_rss_mb = getrusage(RUSAGE_CHILDREN, &ru) == 0 ? (unsigned long)ru.ru_maxrss >> 10 : 0;
+    r->afl_banner = st->cfg.target_argv ? st->cfg.target_argv[0] : "";
+    r->target_mode = target_mode(&x->fs);
+    r->command_line = st->command_line;
+    r->execs_per_fork = x->fs.total_forks ? (double)x->fs.total_execs / x->fs.total_forks : 1.0;
+    r->calibration_execs = s->calib_execs;
+    r->minimization_execs = s->min_execs;
+    r->total_crashes = s->total_crashes;
+    r->total_hangs = s->total_hangs;
+    r->seed = st->cfg.seed;
+}
+
+void fz_stats_write(fz_state_t *st)
+{
+    fz_stats_report_t r;
+    fz_stats_collect(st, &r);
+    char buf[8192];
+    int n = fz_stats_format(buf, sizeof(buf), &r);
+    if (n >= (int)sizeof(buf))
+        n = sizeof(buf) - 1;
+    fz_outdir_save(&st->out, "", "fuzzer_stats", buf, (size_t)n);
+    st->stats.last_stats_ms = fz_now_ms();
+}
+
+static void plot_append(fz_stats_t *s, const char *text, size_t len)
+{
+    if (s->plot_len + len + 1 > s->plot_cap) {
+        s->plot_cap = (s->plot_len + len + 1) * 2;
+        s->plot = realloc(s->plot, s->plot_cap);
+        if (!s->plot)
+            fz_die("out of memory");
+    }
+    memcpy(s->plot + s->plot_len, text, len);
+    s->plot_len += len;
+}
+
+void fz_stats_plot(fz_state_t *st)
+{
+    fz_stats_t *s = &st->stats;
+    if (!s->plot_len)
+        plot_append(s, FZ_PLOT_HEADER, strlen(FZ_PLOT_HEADER));
+    fz_stats_report_t r;
+    fz_stats_collect(st, &r);
+    char line[256];
+    int n = fz_stats_plot_line(line, sizeof(line), &r);
+    plot_append(s, line, (size_t)n);
+    fz_outdir_save(&st->out, "", "plot_data", s->plot, s->plot_len);
+    s->last_plot_ms = fz_now_ms();
+}
+
+void fz_stats_plot_resume(fz_state_t *st)
+{
+    size_t n = strlen(st->out.dir) + 16;
+    char *path = malloc(n);
+    if (!path)
+        fz_die("out of memory");
+    snprintf(path, n, "%s/plot_data", st->out.dir);
+    FILE *f = fopen(path, "r");
+    free(path);
+    if (!f)
+        return;
+    char buf[4096];
+    size_t r;
+    while ((r = fread(buf, 1, sizeof(buf), f)) > 0)
+        plot_append(&st->stats, buf, r);
+    fclose(f);
+}
+
+void fz_stats_free(fz_stats_t *s)
+{
+    free(s->plot);
+    s->plot = NULL;
+    s->plot_len = s->plot_cap = 0;
+}

@@ -1,0 +1,91 @@
+/*
+ * stats.h - the campaign's counters and the two files monitoring tools read:
+ * fuzzer_stats (AFL++ 4.04c's "key : value" lines, so afl-whatsup reads it)
+ * and plot_data (AFL++'s columns and header, so afl-plot draws it).
+ */
+#ifndef FZ_FUZZ_STATS_H
+#define FZ_FUZZ_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Counters fz-fuzz keeps while it runs (times in ms since the epoch). */
+typedef struct fz_stats {
+    uint64_t start_ms;
+    uint64_t last_find_ms, last_crash_ms, last_hang_ms; /* 0 = never */
+    uint64_t execs_at_last_crash;
+    uint64_t calib_execs;      /* runs spent calibrating */
+    uint64_t min_execs;        /* runs spent minimizing new entries and crashes */
+    uint64_t saved_crashes;    /* unique crashes saved in crashes/ */
+    uint64_t saved_hangs;      /* unique hangs saved in hangs/ */
+    uint64_t total_crashes;    /* every crashing run */
+    uint64_t total_hangs;      /* every run that timed out */
+    uint32_t corpus_found;     /* entries found by fuzzing (not seeds) */
+    uint32_t corpus_imported;  /* always 0: no syncing between instances yet */
+    uint64_t slowest_exec_us;  /* slowest run that did not time out */
+    uint32_t var_bytes;        /* map slots calibration saw change between runs */
+    uint64_t cycles_wo_finds;  /* queue cycles completed without a new entry */
+    uint64_t last_cycle;       /* queue cycle count when this was last updated */
+    uint32_t found_at_cycle;   /* corpus_found when the cycle started */
+    uint64_t blind_crash_sigs; /* -n: signals already saved as crashes (bit per signal) */
+    uint64_t blind_hang_seen;  /* -n: a hang was saved */
+    uint64_t last_plot_ms;     /* when plot_data last got a line */
+    uint64_t last_stats_ms;    /* when fuzzer_stats was last written */
+    char *plot;                /* plot_data so far (rewritten whole, atomically) */
+    size_t plot_len, plot_cap;
+} fz_stats_t;
+
+/* Every value fuzzer_stats and plot_data show, gathered in one place so the
+ * formatting can be tested without a running campaign. */
+typedef struct fz_stats_report {
+    uint64_t start_time, last_update, run_time; /* seconds */
+    int fuzzer_pid;
+    uint64_t cycles_done, cycles_wo_finds, execs_done;
+    double execs_per_sec;
+    uint32_t corpus_count, corpus_favored, corpus_found, corpus_imported, corpus_variable;
+    uint32_t max_depth, cur_item, pending_favs, pending_total;
+    double stability, bitmap_cvg; /* percent */
+    uint64_t saved_crashes, saved_hangs;
+    uint64_t last_find, last_crash, last_hang; /* seconds since the epoch, 0 = never */
+    uint64_t execs_since_crash;
+    uint32_t exec_timeout, slowest_exec_ms;
+    unsigned long peak_rss_mb;
+    uint32_t edges_found, total_edges, var_byte_count;
+    const char *afl_banner, *target_mode, *command_line;
+    /* fz extras (afl-whatsup ignores unknown keys). */
+    double execs_per_fork;
+    uint64_t calibration_execs, minimization_execs, total_crashes, total_hangs;
+    uint64_t seed;
+} fz_stats_report_t;
+
+/* The header line of plot_data, as AFL++ 4.04c writes it. */
+#define FZ_PLOT_HEADER                                                                           \
+    "# relative_time, cycles_done, cur_item, corpus_count, pending_total, pending_favs, "      \
+    "map_size, saved_crashes, saved_hangs, max_depth, execs_per_sec, total_execs, edges_found\n"
+
+/* The fz version afl_version shows. */
+#define FZ_VERSION "0.1"
+
+/* Format fuzzer_stats / one plot_data line into buf; return snprintf's value. */
+int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r);
+int fz_stats_plot_line(char *buf, size_t n, const fz_stats_report_t *r);
+
+/* Milliseconds since the epoch (for the report and file names only: no
+ * decision of the fuzz loop depends on it when -s is given). */
+uint64_t fz_now_ms(void);
+
+struct fz_state;
+
+/* Gather r from the running campaign. */
+void fz_stats_collect(const struct fz_state *st, fz_stats_report_t *r);
+
+/* Write fuzzer_stats now; append a line to plot_data now. */
+void fz_stats_write(struct fz_state *st);
+void fz_stats_plot(struct fz_state *st);
+
+/* Load an earlier plot_data when resuming, so the history is kept. */
+void fz_stats_plot_resume(struct fz_state *st);
+
+void fz_stats_free(fz_stats_t *s);
+
+#endif

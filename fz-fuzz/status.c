@@ -1,0 +1,119 @@
+/*
+ * status.c - the live screen, the periodic log line, and the timed writes of
+ * fuzzer_stats and plot_data.  Everything here runs once per
+ * FZ_STATUS_CHECK_EXECS runs at most, so it costs the loop nothing.
+ */
+#include "status.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fz-fuzz/coverage.h"
+
+void fz_status_init(fz_state_t *st)
+{
+    st->ui.tty = !st->cfg.quiet && isatty(STDOUT_FILENO);
+    st->ui.next_check = FZ_STATUS_CHECK_EXECS;
+    st->ui.last_rate_ms = st->stats.start_ms;
+    st->ui.last_log_ms = st->stats.start_ms;
+    if (st->ui.tty)
+        fputs("\033[?25l\033[2J", stdout); /* hide the cursor, clear */
+}
+
+static void fmt_ago(char *buf, size_t n, uint64_t now, uint64_t then)
+{
+    if (!then) {
+        snprintf(buf, n, "none yet");
+        return;
+    }
+    uint64_t s = (now - then) / 1000;
+    snprintf(buf, n, "%lluh %02llum %02llus ago", (unsigned long long)(s / 3600),
+             (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
+}
+
+static void draw(fz_state_t *st, const fz_stats_report_t *r, uint64_t now)
+{
+    char find[48], crash[48];
+    fmt_ago(find, sizeof(find), now, st->stats.last_find_ms);
+    fmt_ago(crash, sizeof(crash), now, st->stats.last_crash_ms);
+    uint64_t t = r->run_time;
+    printf("\033[H"
+           "  fz-fuzz %s  --  %s\033[K\n\n"
+           "  run time   %lluh %02llum %02llus\033[K\n"
+           "  execs      %llu  (%.0f/s now, %.0f/s overall)\033[K\n"
+           "  corpus     %u entries, %u favored, %u pending\033[K\n"
+           "  coverage   %u edges, %.2f%% of the map  (stability %.2f%%)\033[K\n"
+           "  cycles     %llu done  (%llu without finds)\033[K\n"
+           "  crashes    %llu saved  (%llu total runs crashed)\033[K\n"
+           "  hangs      %llu saved  (timeout %u ms)\033[K\n"
+           "  last find  %s\033[K\n"
+           "  last crash %s\033[K\n"
+           "  now        entry %u of %u\033[K\n",
+           FZ_VERSION, st->out.dir, (unsigned long long)(t / 3600),
+           (unsigned long long)(t / 60 % 60), (unsigned long long)(t % 60),
+           (unsigned long long)r->execs_done, st->ui.recent_eps, r->execs_per_sec,
+           r->corpus_count, r->corpus_favored, r->pending_total, r->edges_found, r->bitmap_cvg,
+           r->stability, (unsigned long long)r->cycles_done,
+           (unsigned long long)r->cycles_wo_finds, (unsigned long long)r->saved_crashes,
+           (unsigned long long)r->total_crashes, (unsigned long long)r->saved_hangs,
+           r->exec_timeout, find, crash, r->cur_item, r->corpus_count);
+    fflush(stdout);
+}
+
+void fz_status_line(fz_state_t *st)
+{
+    fz_stats_report_t r;
+    fz_stats_collect(st, &r);
+    printf("[%llus] execs %llu (%.0f/s), corpus %u (%u fav), edges %u (%.2f%%), stability "
+           "%.2f%%, cycles %llu, crashes %llu, hangs %llu\n",
+           (unsigned long long)r.run_time, (unsigned long long)r.execs_done, r.execs_per_sec,
+           r.corpus_count, r.corpus_favored, r.edges_found, r.bitmap_cvg, r.stability,
+           (unsigned long long)r.cycles_done, (unsigned long long)r.saved_crashes,
+           (unsigned long long)r.saved_hangs);
+    fflush(stdout);
+}
+
+void fz_status_tick(fz_state_t *st)
+{
+    uint64_t execs = fz_state_execs(st);
+    if (execs < st->ui.next_check)
+        return;
+    st->ui.next_check = execs + FZ_STATUS_CHECK_EXECS;
+    uint64_t now = fz_now_ms();
+    fz_ui_t *ui = &st->ui;
+    if (st->cfg.max_secs && now - st->stats.start_ms >= st->cfg.max_secs * 1000)
+        ui->time_up = 1;
+    if (now - ui->last_rate_ms >= 1000) {
+        ui->recent_eps = (execs - ui->last_execs) * 1000.0 / (now - ui->last_rate_ms);
+        ui->last_execs = execs;
+        ui->last_rate_ms = now;
+    }
+    if (now - st->stats.last_stats_ms >= FZ_STATUS_STATS_MS)
+        fz_stats_write(st);
+    if (now - st->stats.last_plot_ms >= FZ_STATUS_PLOT_MS)
+        fz_stats_plot(st);
+    if (ui->tty && now - ui->last_draw_ms >= FZ_STATUS_DRAW_MS) {
+        fz_stats_report_t r;
+        fz_stats_collect(st, &r);
+        draw(st, &r, now);
+        ui->last_draw_ms = now;
+    } else if (!ui->tty && now - ui->last_log_ms >= FZ_STATUS_LOG_MS) {
+        fz_status_line(st);
+        ui->last_log_ms = now;
+    }
+}
+
+void fz_status_final(fz_state_t *st, const char *why)
+{
+    fz_stats_write(st);
+    fz_stats_plot(st);
+    if (st->ui.tty) {
+        fz_stats_report_t r;
+        fz_stats_collect(st, &r);
+        draw(st, &r, fz_now_ms());
+        fputs("\033[?25h\n", stdout); /* show the cursor again */
+    }
+    printf("fz-fuzz: %s. ", why);
+    fz_status_line(st);
+}

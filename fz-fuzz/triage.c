@@ -1,0 +1,116 @@
+/*
+ * triage.c - deciding which crashing and hanging inputs are worth a file,
+ * minimizing crashes, and the README in crashes/ that says how to reproduce
+ * them.  See triage.h for the uniqueness rule.
+ */
+#include "triage.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "fz-fuzz/coverage.h"
+#include "fz-fuzz/minimize.h"
+#include "fz-log.h"
+
+/* Classifies the run's map and tests it against virgin (updating it).
+ * Blind mode has no map, so the first event per key counts as new. */
+static int is_unique(fz_state_t *st, uint8_t *virgin, uint64_t *seen_keys, int key)
+{
+    fz_exec_t *x = &st->exec;
+    if (st->cfg.blind) {
+        uint64_t bit = 1ull << (key & 63);
+        if (*seen_keys & bit)
+            return 0;
+        *seen_keys |= bit;
+        return 1;
+    }
+    fz_cov_classify(x->fs.trace_bits, x->map_size);
+    return fz_cov_new_bits(virgin, x->fs.trace_bits, x->map_size) != FZ_COV_NOTHING;
+}
+
+/* The target command with each @@ replaced by repl (or, without @@, with
+ * "< repl" appended when repl is given). */
+static void target_cmd(const fz_state_t *st, const char *repl, char *out, size_t n)
+{
+    size_t used = 0;
+    int has_at = 0;
+    out[0] = 0;
+    for (int i = 0; i < st->cfg.target_argc && used + 1 < n; i++) {
+        const char *a = st->cfg.target_argv[i];
+        int at = repl && strcmp(a, "@@") == 0;
+        has_at |= at;
+        used += (size_t)snprintf(out + used, n - used, "%s%s", i ? " " : "", at ? repl : a);
+    }
+    if (repl && !has_at && used + 1 < n)
+        snprintf(out + used, n - used, " < %s", repl);
+}
+
+static void write_readme(fz_state_t *st)
+{
+    char text[4096], by_hand[1024], raw[1024];
+    target_cmd(st, "CRASH_FILE", by_hand, sizeof(by_hand));
+    target_cmd(st, NULL, raw, sizeof(raw));
+    int n = snprintf(text, sizeof(text),
+                     "Crashes found by fz-fuzz for:\n\n    %s\n\n"
+                     "Each file here made the target die of a signal (the sig:NN part of its\n"
+                     "name) and was minimized while it kept crashing with that signal.  To\n"
+                     "reproduce one, run the target on it by hand:\n\n    %s\n\n"
+                     "To re-check them all at once (e.g. in CI after a fix):\n\n"
+                     "    fz-fuzz --replay %s/crashes -- %s\n\n"
+                     "which exits 3 while any of them still crashes.  The other parts of a\n"
+                     "name: src: the queue entry it was mutated from, time: ms since the start,\n"
+                     "execs: target runs so far, op: the mutation stage.\n",
+                     st->command_line ? st->command_line : raw, by_hand, st->out.dir, raw);
+    if (n >= (int)sizeof(text))
+        n = sizeof(text) - 1;
+    fz_outdir_save(&st->out, "crashes", "README.txt", text, (size_t)n);
+}
+
+int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
+                    const char *op)
+{
+    fz_exec_t *x = &st->exec;
+    int sig = x->fs.last_signal;
+    st->stats.total_crashes++;
+    st->stats.execs_at_last_crash = fz_state_execs(st);
+    if (!is_unique(st, x->virgin_crash, &st->stats.blind_crash_sigs, sig))
+        return 0;
+
+    fz_min_cfg_t mc = {.mode = FZ_MIN_CRASH, .crash_signal = sig, .max_execs = FZ_CRASH_MIN_EXECS};
+    fz_min_stats_t ms = {0};
+    size_t out_len = len;
+    const uint8_t *save = buf;
+    fz_min_result_t r = fz_minimize(&x->fs, &mc, buf, len, x->min_buf, &out_len, &ms);
+    st->stats.min_execs += ms.execs;
+    if (r == FZ_MIN_ERROR)
+        fz_die("the target stopped answering while minimizing a crash: %s", x->fs.errmsg);
+    if (r == FZ_MIN_OK)
+        save = x->min_buf;
+    else
+        out_len = len; /* flaky: keep the input exactly as it crashed */
+
+    char name[256];
+    fz_queue_find_name(name, sizeof(name), st->next_crash_id++, sig, src,
+                       fz_now_ms() - st->stats.start_ms, fz_state_execs(st), op, 0);
+    if (!st->stats.saved_crashes)
+        write_readme(st);
+    fz_outdir_save(&st->out, "crashes", name, save, out_len);
+    st->stats.saved_crashes++;
+    st->stats.last_crash_ms = fz_now_ms();
+    return 1;
+}
+
+int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
+                   const char *op)
+{
+    st->stats.total_hangs++;
+    if (!is_unique(st, st->exec.virgin_hang, &st->stats.blind_hang_seen, 0))
+        return 0;
+    char name[256];
+    fz_queue_find_name(name, sizeof(name), st->next_hang_id++, 0, src,
+                       fz_now_ms() - st->stats.start_ms, fz_state_execs(st), op, 0);
+    fz_outdir_save(&st->out, "hangs", name, buf, len);
+    st->stats.saved_hangs++;
+    st->stats.last_hang_ms = fz_now_ms();
+    return 1;
+}
