@@ -21,3 +21,19 @@ $(LIBFZ)/fz-rt.o: $(RT_OBJS)
 $(LIBFZ)/fz-libfuzzer.o: $(OBJ)/rt/runtime/libfuzzer.o
 	@mkdir -p $(dir $@)
 	cp $< $@
+
+# Protocol unit test: a minimal fuzzer in tests/check_runtime.c drives two
+# hand-instrumented targets built with the plain compiler (no fz-cc needed).
+$(OBJ)/rt/rt_edges: testcases/rt_edges.c $(LIBFZ)/fz-rt.o
+	@mkdir -p $(dir $@)
+	$(CC) -O1 $< $(LIBFZ)/fz-rt.o -o $@
+
+$(OBJ)/rt/rt_loop: testcases/rt_loop.c testcases/rt_afl_macros.h $(LIBFZ)/fz-rt.o
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -include testcases/rt_afl_macros.h $< $(LIBFZ)/fz-rt.o -o $@
+
+$(OBJ)/tests/check_runtime: tests/check_runtime.c $(OBJ)/rt/rt_edges $(OBJ)/rt/rt_loop
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) $< -o $@ $(CHECK_LIBS)
+
+UNIT_TESTS += $(OBJ)/tests/check_runtime
