@@ -12,7 +12,7 @@ ALL += $(OBJ)/libfzmut.a
 
 # Unit tests: the whole library is rebuilt with AddressSanitizer for them
 # (cheap, and it is what proves splicing and block copies stay in bounds).
-MUT_TEST_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
+MUT_TEST_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 MUT_TESTS := $(OBJ)/tests/check_mutators $(OBJ)/tests/check_dict $(OBJ)/tests/check_reduce
 
 $(MUT_TESTS): $(OBJ)/tests/check_%: tests/check_%.c $(MUT_SRCS) $(wildcard mutators/*.h)

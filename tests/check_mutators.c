@@ -352,7 +352,7 @@ START_TEST(insert_copy_is_faithful)
         int found = 0;
         for (size_t pos = 0; pos <= 6 && !found; pos++)
             found =
-                memcmp(b, "abcdef", pos) == 0 && memcmp(b + pos + n, "abcdef" + pos, 6 - pos) == 0;
+                memcmp(b, "abcdef", pos) == 0 && memcmp(b + pos + n, &"abcdef"[pos], 6 - pos) == 0;
         ck_assert(found);
     }
 }
