@@ -35,9 +35,13 @@
  *  3. Slots.  Slots are numbered 0..N-1 in the order functions are compiled
  *     and blocks are walked.  Per edge the pass inserts, after the block's
  *     labels:
- *         p = __fz_area;  c = p[k];  c = c + 1;  c = c + (c == 0);  p[k] = c;
+ *         c = p[k];  c = c + 1;  c = c + (c == 0);  p[k] = c;
  *     (an 8-bit counter with the NeverZero rule: 255+1 gives 1, so an edge
  *     that ran a multiple of 256 times never looks unvisited).  No call.
+ *     p = __fz_area is loaded once per call on the entry edge (the pointer
+ *     only changes when the module registers, before its code runs), and the
+ *     counter accesses use an alias set of their own so they do not force
+ *     the user's values to be reloaded from memory.
  *
  *  4. Per module, when N > 0 (emitted at the end of the translation unit,
  *     when N is known), all with internal linkage:
@@ -107,6 +111,7 @@ struct fz_state {
     bool frozen;    /* N is fixed; functions added from now on are ours */
     unsigned slots; /* N: slots handed out so far */
     tree area;      /* __fz_area, created at the first instrumented block */
+    tree ctr_type;  /* uint8_t with an alias set of its own (see counter_type) */
 };
 
 tree u8_ptr_type()
@@ -257,17 +262,31 @@ bool block_needs_counter(basic_block bb, function *fn)
     return false;
 }
 
-/* Inserts  p = __fz_area; c = p[k]; c += 1; c += (c == 0); p[k] = c;  after
- * the labels of bb.  Virtual operands are left for update_ssa. */
-void insert_increment(tree area, basic_block bb, unsigned k)
+/* The type of a counter access: an 8-bit unsigned type that is not a
+ * character type for aliasing.  A plain uint8_t store may alias anything, so
+ * after every counter update the compiler would have to reload whatever
+ * values of the user's it keeps from memory; counters are only ever touched
+ * through this type inside instrumented code, so they can have an alias set
+ * of their own, and then they cost no reloads. */
+tree counter_type(fz_state *st)
 {
-    tree u8 = unsigned_char_type_node;
-    tree ptr_t = TREE_TYPE(area);
+    if (!st->ctr_type) {
+        tree t = build_distinct_type_copy(unsigned_char_type_node);
+        TYPE_CANONICAL(t) = t;
+        TYPE_ALIAS_SET(t) = new_alias_set();
+        st->ctr_type = t;
+    }
+    return st->ctr_type;
+}
+
+/* Inserts  c = p[k]; c += 1; c += (c == 0); p[k] = c;  after the labels of
+ * bb, where p holds __fz_area.  Virtual operands are left for update_ssa. */
+void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
+{
+    tree u8 = ctr_t;
     gimple_seq seq = NULL;
 
-    tree p = make_ssa_name(ptr_t);
-    gimple_seq_add_stmt(&seq, gimple_build_assign(p, area));
-    tree ref = build2(MEM_REF, u8, p, build_int_cst(ptr_t, k));
+    tree ref = build2(MEM_REF, u8, p, build_int_cst(build_pointer_type(ctr_t), k));
     tree c0 = make_ssa_name(u8);
     gimple_seq_add_stmt(&seq, gimple_build_assign(c0, ref));
     tree c1 = make_ssa_name(u8);
@@ -319,9 +338,17 @@ struct fz_pass : gimple_opt_pass {
         if (chosen.is_empty())
             return 0;
 
+        /* __fz_area is loaded once per call, on the way in from the entry:
+         * it only changes when the module registers, before any of its code
+         * runs, and a pointer kept in a register is cheaper than a load per
+         * edge that no later pass may hoist. */
         tree area = area_decl(st);
+        tree p = make_ssa_name(TREE_TYPE(area));
+        tree ctr_t = counter_type(st);
         for (basic_block b : chosen)
-            insert_increment(area, b, st->slots++);
+            insert_increment(ctr_t, p, b, st->slots++);
+        gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fn)),
+                                     gimple_build_assign(p, area));
         mark_virtual_operands_for_renaming(fn);
         return TODO_update_ssa;
     }
