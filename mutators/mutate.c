@@ -267,13 +267,20 @@ static size_t mut_shuffle(fz_rng_t *rng, uint8_t *buf, size_t len, size_t max,
  * would overflow int64_t, and the tail of a longer run is left as it is. */
 #define ASCII_INT_DIGITS 18
 
-/* Find a run of decimal digits at or after a random position (wrapping);
- * store its start and length.  Returns 0 when the input has no digit. */
+/* How far find_digits looks from its random start, in bytes: enough for
+ * any text format, and it keeps a large binary input without digits from
+ * costing a full scan every time this mutator is picked. */
+#define ASCII_INT_SCAN 4096
+
+/* Find a run of decimal digits at or after a random position (wrapping,
+ * looking at most ASCII_INT_SCAN bytes); store its start and length.
+ * Returns 0 when none was found. */
 static int find_digits(fz_rng_t *rng, const uint8_t *buf, size_t len, size_t *start, size_t *n)
 {
     size_t from = rand_below(rng, len);
-    for (size_t k = 0; k < len; k++) {
-        size_t i = (from + k) % len;
+    size_t scan = min_sz(len, ASCII_INT_SCAN);
+    for (size_t k = 0; k < scan; k++) {
+        size_t i = from + k < len ? from + k : from + k - len;
         if (buf[i] < '0' || buf[i] > '9')
             continue;
         while (i > 0 && buf[i - 1] >= '0' && buf[i - 1] <= '9')
