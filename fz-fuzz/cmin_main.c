@@ -195,12 +195,23 @@ int main(int argc, char **argv)
     int quiet = 0, c;
     while ((c = getopt(argc, argv, "+i:o:t:m:qh")) != -1) {
         switch (c) {
-        case 'i': in = optarg; break;
-        case 'o': out = optarg; break;
-        case 't': cfg.timeout_ms = fz_tool_parse_u32(optarg, "-t", 1, 3600000); break;
-        case 'm': cfg.mem_limit_mb = fz_tool_parse_u32(optarg, "-m", 0, 1u << 30); break;
-        case 'q': quiet = 1; break;
-        default: usage();
+        case 'i':
+            in = optarg;
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        case 't':
+            cfg.timeout_ms = fz_tool_parse_u32(optarg, "-t", 1, 3600000);
+            break;
+        case 'm':
+            cfg.mem_limit_mb = fz_tool_parse_u32(optarg, "-m", 0, 1u << 30);
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        default:
+            usage();
         }
     }
     if (!in || !out || optind >= argc)

@@ -11,9 +11,9 @@
 /* Bucket bit per raw count: coarse on purpose, so a loop running 40 or 41
  * times is the same behaviour, but 1, 2, 3 and 4+ are distinct. */
 static const uint8_t bucket_of[256] = {
-    [0] = 0,         [1] = 1,          [2] = 2,           [3] = 4,
-    [4 ... 7] = 8,   [8 ... 15] = 16,  [16 ... 31] = 32,  [32 ... 127] = 64,
-    [128 ... 255] = 128,
+    [0] = 0,          [1] = 1,           [2] = 2,
+    [3] = 4,          [4 ... 7] = 8,     [8 ... 15] = 16,
+    [16 ... 31] = 32, [32 ... 127] = 64, [128 ... 255] = 128,
 };
 
 uint8_t fz_cov_bucket(uint8_t count)

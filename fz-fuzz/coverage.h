@@ -19,9 +19,9 @@
 #include <stdint.h>
 
 /* What fz_cov_new_bits / fz_cov_has_new_bits found. */
-#define FZ_COV_NOTHING 0  /* nothing the virgin map has not seen */
+#define FZ_COV_NOTHING 0   /* nothing the virgin map has not seen */
 #define FZ_COV_NEW_COUNT 1 /* a new bucket of an edge already seen */
-#define FZ_COV_NEW_EDGE 2 /* an edge never seen before */
+#define FZ_COV_NEW_EDGE 2  /* an edge never seen before */
 
 /* The bucket bit for one raw count (the byte-wise reference). */
 uint8_t fz_cov_bucket(uint8_t count);

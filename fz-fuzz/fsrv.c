@@ -112,14 +112,14 @@ static char *check_program(const char *name, char *err, size_t errlen)
         if (strchr(name, '/'))
             snprintf(err, errlen, "target '%s' not found; check the path after --", name);
         else
-            snprintf(err, errlen, "target '%s' not found in PATH; give its path (e.g. ./%s)",
-                     name, name);
+            snprintf(err, errlen, "target '%s' not found in PATH; give its path (e.g. ./%s)", name,
+                     name);
         free(path);
         return NULL;
     }
     if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0) {
-        snprintf(err, errlen, "target '%s' is not an executable file; chmod +x it or check the path",
-                 path);
+        snprintf(err, errlen,
+                 "target '%s' is not an executable file; chmod +x it or check the path", path);
         free(path);
         return NULL;
     }
@@ -142,8 +142,8 @@ static int build_argv(fz_fsrv_t *fs, const char *prog)
         char *at = strstr(a, "@@");
         if (i > 0 && at) {
             fs->delivery = FZ_DELIVER_FILE;
-            if (asprintf(&fs->child_argv[i], "%.*s%s%s", (int)(at - a), a, fs->input_path,
-                         at + 2) < 0)
+            if (asprintf(&fs->child_argv[i], "%.*s%s%s", (int)(at - a), a, fs->input_path, at + 2) <
+                0)
                 return -1;
         } else if (!(fs->child_argv[i] = strdup(a))) {
             return -1;
@@ -287,9 +287,10 @@ static void diagnose_no_handshake(fz_fsrv_t *fs, int why, char *err, size_t errl
                  "no forkserver handshake from '%s' within %u ms: it is not instrumented (build "
                  "it with fz-cc or afl-cc, or run with -n for blind mode) or its start-up is "
                  "very slow (raise -t)",
-                 prog, HANDSHAKE_MULT * fs->cfg.timeout_ms > HANDSHAKE_MIN_MS
-                           ? HANDSHAKE_MULT * fs->cfg.timeout_ms
-                           : HANDSHAKE_MIN_MS);
+                 prog,
+                 HANDSHAKE_MULT * fs->cfg.timeout_ms > HANDSHAKE_MIN_MS
+                     ? HANDSHAKE_MULT * fs->cfg.timeout_ms
+                     : HANDSHAKE_MIN_MS);
         return;
     }
     if (!wait_pid_for(fs->fsrv_pid, &status, 1000)) {
@@ -326,8 +327,8 @@ static void handshake_error_word(fz_fsrv_t *fs, uint32_t code, char *err, size_t
         why = "it could not attach the shared memory (shmat failed)";
     else if (code & FZ_FS_ERROR_MMAP)
         why = "it could not mmap the shared memory";
-    snprintf(err, errlen, "'%s' reported a forkserver set-up error %u: %s", fs->child_argv[0],
-             code, why);
+    snprintf(err, errlen, "'%s' reported a forkserver set-up error %u: %s", fs->child_argv[0], code,
+             why);
 }
 
 /* Accepts a map size the target reported, rounded up to FZ_MAP_SIZE_MIN. */
@@ -382,8 +383,10 @@ static int handshake_v1(fz_fsrv_t *fs, int wait_ms, char *err, size_t errlen)
         goto broken;
     return 0;
 broken:
-    snprintf(err, errlen, "'%s' broke off the version-1 forkserver handshake; rebuild it with this "
-             "fz-cc, or check that it does not touch fds 198/199", fs->child_argv[0]);
+    snprintf(err, errlen,
+             "'%s' broke off the version-1 forkserver handshake; rebuild it with this "
+             "fz-cc, or check that it does not touch fds 198/199",
+             fs->child_argv[0]);
     return -1;
 }
 
@@ -476,8 +479,10 @@ static int start_server(fz_fsrv_t *fs, char *err, size_t errlen)
     if (word == FZ_FS_NEW_VERSION)
         return handshake_v1(fs, wait_ms, err, errlen);
     if (word > FZ_FS_NEW_VERSION - 1 && word <= (FZ_FS_NEW_VERSION | 0xffu)) {
-        snprintf(err, errlen, "'%s' speaks forkserver version %u, which fz does not know; "
-                 "rebuild it with fz-cc", fs->child_argv[0], word - (FZ_FS_NEW_VERSION - 1));
+        snprintf(err, errlen,
+                 "'%s' speaks forkserver version %u, which fz does not know; "
+                 "rebuild it with fz-cc",
+                 fs->child_argv[0], word - (FZ_FS_NEW_VERSION - 1));
         return -1;
     }
     return handshake_legacy(fs, word, err, errlen);
@@ -584,16 +589,18 @@ static fz_run_result_t run_error(fz_fsrv_t *fs, const char *what)
         if (WIFSIGNALED(status))
             snprintf(fs->errmsg, sizeof fs->errmsg,
                      "the forkserver of '%s' died of signal %d (%s) while %s; is it out of "
-                     "memory (-m)?", prog, WTERMSIG(status), strsignal(WTERMSIG(status)), what);
+                     "memory (-m)?",
+                     prog, WTERMSIG(status), strsignal(WTERMSIG(status)), what);
         else
             snprintf(fs->errmsg, sizeof fs->errmsg,
                      "the forkserver of '%s' exited (code %d) while %s; does the program call "
-                     "exit() itself before main, or close fds 198/199?", prog,
-                     WIFEXITED(status) ? WEXITSTATUS(status) : -1, what);
+                     "exit() itself before main, or close fds 198/199?",
+                     prog, WIFEXITED(status) ? WEXITSTATUS(status) : -1, what);
     } else {
         snprintf(fs->errmsg, sizeof fs->errmsg,
                  "the forkserver of '%s' stopped answering while %s; the target must not close "
-                 "or reuse fds 198/199", prog, what);
+                 "or reuse fds 198/199",
+                 prog, what);
     }
     return FZ_RUN_ERROR;
 }

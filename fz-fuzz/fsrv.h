@@ -64,7 +64,7 @@ typedef struct {
 
     /* Counters since start. */
     uint64_t total_execs;
-    uint64_t total_forks;   /* new children: execs/forks = persistent reuse */
+    uint64_t total_forks; /* new children: execs/forks = persistent reuse */
     uint64_t total_crashes;
     uint64_t total_hangs;
 
@@ -77,11 +77,11 @@ typedef struct {
     int input_fd;
     int dev_null_fd;
     pid_t fsrv_pid;
-    pid_t child_pid;     /* current child (a stopped persistent one too) */
-    int child_stopped;   /* persistent child paused itself (WIFSTOPPED) */
-    int last_killed;     /* we killed the previous child */
-    int ctl_fd;          /* we write commands here (target's fd 198) */
-    int st_fd;           /* we read replies here (target's fd 199) */
+    pid_t child_pid;   /* current child (a stopped persistent one too) */
+    int child_stopped; /* persistent child paused itself (WIFSTOPPED) */
+    int last_killed;   /* we killed the previous child */
+    int ctl_fd;        /* we write commands here (target's fd 198) */
+    int st_fd;         /* we read replies here (target's fd 199) */
 } fz_fsrv_t;
 
 /* Fills cfg with defaults (no argv, 1000 ms, no memory limit). */

@@ -26,11 +26,11 @@ typedef struct {
 } fz_min_cfg_t;
 
 typedef struct {
-    uint64_t execs;  /* target runs used */
-    size_t in_len;   /* length before */
-    size_t out_len;  /* length after */
-    int flaky;       /* some candidate or the final check did not reproduce */
-    int hit_budget;  /* stopped because max_execs ran out */
+    uint64_t execs; /* target runs used */
+    size_t in_len;  /* length before */
+    size_t out_len; /* length after */
+    int flaky;      /* some candidate or the final check did not reproduce */
+    int hit_budget; /* stopped because max_execs ran out */
 } fz_min_stats_t;
 
 typedef enum {

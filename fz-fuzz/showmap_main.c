@@ -19,12 +19,13 @@ const char *fz_log_prog = "fz-showmap";
 
 static void usage(void)
 {
-    fprintf(stderr,
-            "usage: fz-showmap -o FILE [-q] [-r] [-e] [-t MS] [-m MB] -- ./target [args, @@ = input]\n"
-            "  runs the target once on stdin's bytes and writes one 'SLOT:VALUE' line per\n"
-            "  edge hit (VALUE: bucket 1..8 as afl-showmap, raw count with -r, 1 with -e)\n"
-            "  -o -  write to stdout    -q  no summary    -t MS timeout    -m MB memory limit\n"
-            "exit: 0 ran, 2 timeout, 3 crash, 1 error\n");
+    fprintf(
+        stderr,
+        "usage: fz-showmap -o FILE [-q] [-r] [-e] [-t MS] [-m MB] -- ./target [args, @@ = input]\n"
+        "  runs the target once on stdin's bytes and writes one 'SLOT:VALUE' line per\n"
+        "  edge hit (VALUE: bucket 1..8 as afl-showmap, raw count with -r, 1 with -e)\n"
+        "  -o -  write to stdout    -q  no summary    -t MS timeout    -m MB memory limit\n"
+        "exit: 0 ran, 2 timeout, 3 crash, 1 error\n");
     exit(FZ_EXIT_ERROR);
 }
 
@@ -64,13 +65,26 @@ int main(int argc, char **argv)
     int quiet = 0, raw = 0, edges_only = 0, c;
     while ((c = getopt(argc, argv, "+o:qret:m:h")) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'q': quiet = 1; break;
-        case 'r': raw = 1; break;
-        case 'e': edges_only = 1; break;
-        case 't': cfg.timeout_ms = fz_tool_parse_u32(optarg, "-t", 1, 3600000); break;
-        case 'm': cfg.mem_limit_mb = fz_tool_parse_u32(optarg, "-m", 0, 1u << 30); break;
-        default: usage();
+        case 'o':
+            out = optarg;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'r':
+            raw = 1;
+            break;
+        case 'e':
+            edges_only = 1;
+            break;
+        case 't':
+            cfg.timeout_ms = fz_tool_parse_u32(optarg, "-t", 1, 3600000);
+            break;
+        case 'm':
+            cfg.mem_limit_mb = fz_tool_parse_u32(optarg, "-m", 0, 1u << 30);
+            break;
+        default:
+            usage();
         }
     }
     if (!out || optind >= argc)

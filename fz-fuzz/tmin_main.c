@@ -68,14 +68,29 @@ int main(int argc, char **argv)
     uint64_t max_execs = 0;
     while ((c = getopt(argc, argv, "+i:o:t:m:xE:qh")) != -1) {
         switch (c) {
-        case 'i': in = optarg; break;
-        case 'o': out = optarg; break;
-        case 't': cfg.timeout_ms = fz_tool_parse_u32(optarg, "-t", 1, 3600000); break;
-        case 'm': cfg.mem_limit_mb = fz_tool_parse_u32(optarg, "-m", 0, 1u << 30); break;
-        case 'x': any_crash = 1; break;
-        case 'E': max_execs = fz_tool_parse_u32(optarg, "-E", 1, 4000000000u); break;
-        case 'q': quiet = 1; break;
-        default: usage();
+        case 'i':
+            in = optarg;
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        case 't':
+            cfg.timeout_ms = fz_tool_parse_u32(optarg, "-t", 1, 3600000);
+            break;
+        case 'm':
+            cfg.mem_limit_mb = fz_tool_parse_u32(optarg, "-m", 0, 1u << 30);
+            break;
+        case 'x':
+            any_crash = 1;
+            break;
+        case 'E':
+            max_execs = fz_tool_parse_u32(optarg, "-E", 1, 4000000000u);
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        default:
+            usage();
         }
     }
     if (!in || !out || optind >= argc)
@@ -119,8 +134,7 @@ int main(int argc, char **argv)
         fz_die("cannot write '%s': %m", out);
     if (!quiet)
         fz_info("%s: %zu -> %zu bytes in %llu executions (kept %s%s)", out, len, res_len,
-                (unsigned long long)st.execs + 1,
-                mc.mode == FZ_MIN_COVERAGE ? "coverage" : "crash",
+                (unsigned long long)st.execs + 1, mc.mode == FZ_MIN_COVERAGE ? "coverage" : "crash",
                 mc.mode == FZ_MIN_CRASH && mc.crash_signal ? ", same signal" : "");
     if (st.flaky && !quiet)
         fz_warn("the target did not reproduce every time; the result may not be minimal");

@@ -40,9 +40,8 @@ START_TEST(test_bucket_boundaries)
     static const struct {
         unsigned count;
         uint8_t bucket;
-    } cases[] = {{0, 0},    {1, 1},    {2, 2},     {3, 4},     {4, 8},     {7, 8},
-                 {8, 16},   {15, 16},  {16, 32},   {31, 32},   {32, 64},   {127, 64},
-                 {128, 128}, {255, 128}};
+    } cases[] = {{0, 0},   {1, 1},   {2, 2},   {3, 4},   {4, 8},    {7, 8},     {8, 16},
+                 {15, 16}, {16, 32}, {31, 32}, {32, 64}, {127, 64}, {128, 128}, {255, 128}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         ck_assert_uint_eq(fz_cov_bucket((uint8_t)cases[i].count), cases[i].bucket);
     for (unsigned c = 0; c < 256; c++)
