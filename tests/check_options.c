@@ -1,0 +1,184 @@
+/*
+ * check_options.c - fz-fuzz's option table: every flag lands in the right
+ * field, values are checked, the target starts after "--" (or at the first
+ * non-option), and the FZ_* / AFL_* environment is honoured.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fz-fuzz/options.h"
+
+const char *fz_log_prog = "check_options";
+
+static int parse(fz_cfg_t *cfg, char *err, const char *const *args)
+{
+    static char *argv[64];
+    int argc = 0;
+    argv[argc++] = "fz-fuzz";
+    for (; *args; args++)
+        argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    return fz_options_parse(cfg, argc, argv, err, 256);
+}
+
+static void clear_env(void)
+{
+    const char *v[] = {"FZ_NO_UI", "AFL_NO_UI", "FZ_AUTORESUME", "AFL_AUTORESUME",
+                       "FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD"};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        unsetenv(v[i]);
+}
+
+START_TEST(test_all_flags)
+{
+    clear_env();
+    fz_cfg_t c;
+    char err[256];
+    const char *a[] = {"-i", "in", "-o", "out", "-t", "500", "-m", "64", "-V", "60",
+                       "-E", "1000", "-s", "7", "-x", "d.dict", "-S", "w2", "-f", "cur",
+                       "-q", "-n", "--", "./t", "@@", NULL};
+    ck_assert_int_eq(parse(&c, err, a), FZ_OPTIONS_OK);
+    ck_assert_str_eq(c.in_dir, "in");
+    ck_assert_str_eq(c.out_root, "out");
+    ck_assert_uint_eq(c.timeout_ms, 500);
+    ck_assert_uint_eq(c.mem_mb, 64);
+    ck_assert_uint_eq(c.max_secs, 60);
+    ck_assert_uint_eq(c.max_execs, 1000);
+    ck_assert_uint_eq(c.seed, 7);
+    ck_assert_int_eq(c.seed_given, 1);
+    ck_assert_str_eq(c.dict_file, "d.dict");
+    ck_assert_str_eq(c.name, "w2");
+    ck_assert_int_eq(c.is_main, 0);
+    ck_assert_str_eq(c.input_file, "cur");
+    ck_assert_int_eq(c.quiet, 1);
+    ck_assert_int_eq(c.blind, 1);
+    ck_assert_int_eq(c.resume, 0);
+    ck_assert_int_eq(c.target_argc, 2);
+    ck_assert_str_eq(c.target_argv[0], "./t");
+    ck_assert_str_eq(c.target_argv[1], "@@");
+    ck_assert_ptr_null(c.target_argv[2]);
+}
+END_TEST
+
+START_TEST(test_defaults_and_glued)
+{
+    clear_env();
+    fz_cfg_t c;
+    char err[256];
+    const char *a[] = {"-iin", "-oout", "-t250", "-M", "main", "./t", "-x", NULL};
+    ck_assert_int_eq(parse(&c, err, a), FZ_OPTIONS_OK);
+    ck_assert_str_eq(c.in_dir, "in");
+    ck_assert_uint_eq(c.timeout_ms, 250);
+    ck_assert_str_eq(c.name, "main");
+    ck_assert_int_eq(c.is_main, 1);
+    ck_assert_int_eq(c.seed_given, 0);
+    ck_assert_uint_eq(c.max_execs, 0);
+    /* The target's own options are not ours. */
+    ck_assert_int_eq(c.target_argc, 2);
+    ck_assert_str_eq(c.target_argv[1], "-x");
+
+    const char *b[] = {"-i", "in", "-o", "out", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, b), FZ_OPTIONS_OK);
+    ck_assert_str_eq(c.name, "default");
+    ck_assert_uint_eq(c.timeout_ms, 0);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+    clear_env();
+    fz_cfg_t c;
+    char err[256];
+    const char *unknown[] = {"-i", "in", "-o", "out", "-Z", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, unknown), FZ_OPTIONS_BAD);
+    ck_assert_ptr_nonnull(strstr(err, "-Z"));
+    const char *notnum[] = {"-i", "in", "-o", "out", "-t", "fast", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, notnum), FZ_OPTIONS_BAD);
+    ck_assert_ptr_nonnull(strstr(err, "fast"));
+    const char *neg[] = {"-i", "in", "-o", "out", "-E", "-5", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, neg), FZ_OPTIONS_BAD);
+    const char *missing[] = {"-i", "in", "-o", NULL};
+    ck_assert_int_eq(parse(&c, err, missing), FZ_OPTIONS_BAD);
+    ck_assert_ptr_nonnull(strstr(err, "-o"));
+    const char *notarget[] = {"-i", "in", "-o", "out", NULL};
+    ck_assert_int_eq(parse(&c, err, notarget), FZ_OPTIONS_BAD);
+    ck_assert_ptr_nonnull(strstr(err, "target"));
+    const char *noin[] = {"-o", "out", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, noin), FZ_OPTIONS_BAD);
+    ck_assert_ptr_nonnull(strstr(err, "-i"));
+    const char *badname[] = {"-i", "in", "-o", "out", "-M", "a/b", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, badname), FZ_OPTIONS_BAD);
+    const char *toobig[] = {"-i", "in", "-o", "out", "-t", "99999999999", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, toobig), FZ_OPTIONS_BAD);
+}
+END_TEST
+
+START_TEST(test_help_replay_resume)
+{
+    clear_env();
+    fz_cfg_t c;
+    char err[256];
+    const char *h[] = {"-h", NULL};
+    ck_assert_int_eq(parse(&c, err, h), FZ_OPTIONS_HELP);
+    const char *r[] = {"--replay", "crashes", "--", "./t", "@@", NULL};
+    ck_assert_int_eq(parse(&c, err, r), FZ_OPTIONS_OK);
+    ck_assert_str_eq(c.replay_dir, "crashes");
+    const char *dash[] = {"-i", "-", "-o", "out", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, dash), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.resume, 1);
+
+    /* The usage text lists every flag. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fz_options_usage(f, "fz-fuzz");
+    fclose(f);
+    const char *flags[] = {"-i DIR", "-o DIR", "-t MS", "-m MB", "-V SECONDS", "-E N",
+                           "-s SEED", "-x FILE", "-M NAME", "-S NAME", "-f FILE", "-q",
+                           "-n", "--replay DIR", "-h"};
+    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+        ck_assert_msg(strstr(text, flags[i]), "usage lacks %s", flags[i]);
+    free(text);
+}
+END_TEST
+
+START_TEST(test_environment)
+{
+    clear_env();
+    fz_cfg_t c;
+    char err[256];
+    const char *a[] = {"-i", "in", "-o", "out", "--", "./t", NULL};
+    setenv("AFL_AUTORESUME", "1", 1);
+    setenv("FZ_NO_UI", "1", 1);
+    setenv("AFL_DEBUG_CHILD", "1", 1);
+    ck_assert_int_eq(parse(&c, err, a), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.resume, 1);
+    ck_assert_int_eq(c.quiet, 1);
+    ck_assert_int_eq(c.debug_child, 1);
+    clear_env();
+    setenv("FZ_AUTORESUME", "0", 1); /* "0" means off */
+    ck_assert_int_eq(parse(&c, err, a), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.resume, 0);
+    ck_assert_int_eq(c.quiet, 0);
+    clear_env();
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("options");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_all_flags);
+    tcase_add_test(tc, test_defaults_and_glued);
+    tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_help_replay_resume);
+    tcase_add_test(tc, test_environment);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

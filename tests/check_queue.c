@@ -1,0 +1,135 @@
+/*
+ * check_queue.c - the corpus: AFL-style names, the round-robin walk and its
+ * cycle count, and the favored subset (smallest x fastest entry per slot).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fz-fuzz/queue.h"
+
+const char *fz_log_prog = "check_queue";
+
+static fz_entry_t *add(fz_queue_t *q, uint32_t len, uint64_t us, const uint32_t *edges,
+                       uint32_t n)
+{
+    uint8_t data[64] = {0};
+    return fz_queue_add(q, strdup("x"), data, len, us, edges, n, 1);
+}
+
+START_TEST(test_names)
+{
+    char b[256];
+    fz_queue_find_name(b, sizeof(b), 42, 0, 7, 1234, 5678, "havoc", 1);
+    ck_assert_str_eq(b, "id:000042,src:000007,time:1234,execs:5678,op:havoc,+cov");
+    fz_queue_find_name(b, sizeof(b), 3, 0, 1, 5, 6, "splice", 0);
+    ck_assert_str_eq(b, "id:000003,src:000001,time:5,execs:6,op:splice");
+    fz_queue_find_name(b, sizeof(b), 0, 11, 2, 10, 20, "havoc", 0);
+    ck_assert_str_eq(b, "id:000000,sig:11,src:000002,time:10,execs:20,op:havoc");
+    fz_queue_seed_name(b, sizeof(b), 0, "seeds/a,b.txt");
+    ck_assert_str_eq(b, "id:000000,time:0,execs:0,orig:a_b.txt");
+    ck_assert_int_eq(fz_queue_name_id("id:000042,src:000007"), 42);
+    ck_assert_int_eq(fz_queue_name_id("id:000009"), 9);
+    ck_assert_int_eq(fz_queue_name_id("README.txt"), -1);
+    ck_assert_int_eq(fz_queue_name_id("id:x"), -1);
+}
+END_TEST
+
+START_TEST(test_round_robin)
+{
+    fz_queue_t q;
+    fz_queue_init(&q, 16);
+    ck_assert_ptr_null(fz_queue_next(&q));
+    /* Every entry reaches a slot of its own: all favored, all walked. */
+    for (uint32_t i = 0; i < 3; i++) {
+        uint32_t e = i;
+        add(&q, 4, 10, &e, 1);
+    }
+    uint32_t want[] = {0, 1, 2, 0, 1, 2, 0};
+    uint64_t cycles[] = {0, 0, 0, 1, 1, 1, 2};
+    for (int i = 0; i < 7; i++) {
+        fz_entry_t *e = fz_queue_next(&q);
+        ck_assert_uint_eq(e->id, want[i]);
+        ck_assert_uint_eq(q.cycles, cycles[i]);
+        e->was_fuzzed = 1;
+    }
+    ck_assert_uint_eq(q.n_favored, 3);
+    /* An entry added mid-cycle is walked in the same cycle. */
+    uint32_t s = 5;
+    add(&q, 4, 10, &s, 1);
+    ck_assert_uint_eq(fz_queue_next(&q)->id, 1);
+    ck_assert_uint_eq(fz_queue_next(&q)->id, 2);
+    ck_assert_uint_eq(fz_queue_next(&q)->id, 3);
+    ck_assert_uint_eq(fz_queue_next(&q)->id, 0);
+    ck_assert_uint_eq(q.cycles, 3);
+    fz_queue_free(&q);
+}
+END_TEST
+
+START_TEST(test_favored)
+{
+    fz_queue_t q;
+    fz_queue_init(&q, 16);
+    uint32_t big[] = {1, 2, 3};
+    uint32_t small[] = {1, 2};
+    uint32_t other[] = {3};
+    add(&q, 40, 100, big, 3);  /* id 0: reaches 1,2,3 but costly */
+    add(&q, 4, 10, small, 2);  /* id 1: cheapest for 1,2 */
+    add(&q, 8, 10, other, 1);  /* id 2: cheapest for 3 */
+    fz_queue_cull(&q);
+    ck_assert_int_eq(q.e[0]->favored, 0);
+    ck_assert_int_eq(q.e[1]->favored, 1);
+    ck_assert_int_eq(q.e[2]->favored, 1);
+    ck_assert_uint_eq(q.n_favored, 2);
+    ck_assert_uint_eq(fz_queue_pending(&q, 1), 2);
+    ck_assert_uint_eq(fz_queue_pending(&q, 0), 3);
+
+    /* First cycle: everything is fresh, so everything gets a turn. */
+    for (uint32_t i = 0; i < 3; i++) {
+        fz_entry_t *e = fz_queue_next(&q);
+        ck_assert_uint_eq(e->id, i);
+        e->was_fuzzed = 1;
+    }
+    /* Cycles 1..3 skip the fuzzed, non-favored entry 0; cycle 4 visits it. */
+    for (int c = 1; c < FZ_QUEUE_NONFAV_PERIOD; c++) {
+        ck_assert_uint_eq(fz_queue_next(&q)->id, 1);
+        ck_assert_uint_eq(q.cycles, (uint64_t)c);
+        ck_assert_uint_eq(fz_queue_next(&q)->id, 2);
+    }
+    ck_assert_uint_eq(fz_queue_next(&q)->id, 0);
+    ck_assert_uint_eq(q.cycles, FZ_QUEUE_NONFAV_PERIOD);
+    fz_queue_free(&q);
+}
+END_TEST
+
+START_TEST(test_no_coverage_walks_all)
+{
+    /* Blind mode: no slots, no favored entries: the walk takes them all. */
+    fz_queue_t q;
+    fz_queue_init(&q, 0);
+    add(&q, 1, 1, NULL, 0);
+    add(&q, 1, 1, NULL, 0);
+    for (int i = 0; i < 6; i++) {
+        fz_entry_t *e = fz_queue_next(&q);
+        ck_assert_uint_eq(e->id, (uint32_t)(i % 2));
+        e->was_fuzzed = 1;
+    }
+    fz_queue_free(&q);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("queue");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_names);
+    tcase_add_test(tc, test_round_robin);
+    tcase_add_test(tc, test_favored);
+    tcase_add_test(tc, test_no_coverage_walks_all);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

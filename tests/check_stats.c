@@ -1,0 +1,163 @@
+/*
+ * check_stats.c - the files monitoring tools read: fuzzer_stats carries
+ * AFL++ 4.04c's keys as "key<spaces>: value" lines (afl-whatsup turns each
+ * into a shell assignment), plot_data has AFL++'s header and 13 columns;
+ * and writes are atomic (no temp file left, nothing written on failure).
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fz-fuzz/outdir.h"
+#include "fz-fuzz/stats.h"
+
+const char *fz_log_prog = "check_stats";
+
+static void sample(fz_stats_report_t *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->start_time = 1700000000;
+    r->last_update = 1700000100;
+    r->run_time = 100;
+    r->fuzzer_pid = 4242;
+    r->cycles_done = 3;
+    r->execs_done = 123456;
+    r->execs_per_sec = 1234.56;
+    r->corpus_count = 17;
+    r->corpus_favored = 5;
+    r->saved_crashes = 2;
+    r->stability = 99.5;
+    r->bitmap_cvg = 12.25;
+    r->edges_found = 40;
+    r->total_edges = 65536;
+    r->afl_banner = "./target";
+    r->command_line = "fz-fuzz -i in -o out -- ./target @@";
+}
+
+/* The value of key in a fuzzer_stats text, or NULL. */
+static char *value_of(const char *text, const char *key, char *out, size_t n)
+{
+    const char *p = text;
+    size_t klen = strlen(key);
+    while (p && *p) {
+        if (strncmp(p, key, klen) == 0 && (p[klen] == ' ' || p[klen] == ':')) {
+            const char *colon = strchr(p, ':');
+            const char *end = strchr(p, '\n');
+            colon += 2;
+            snprintf(out, n, "%.*s", (int)(end - colon), colon);
+            return out;
+        }
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return NULL;
+}
+
+START_TEST(test_keys)
+{
+    fz_stats_report_t r;
+    sample(&r);
+    char buf[8192], v[256];
+    int n = fz_stats_format(buf, sizeof(buf), &r);
+    ck_assert_int_lt(n, (int)sizeof(buf));
+    /* Every key AFL++ 4.04c's afl-whatsup and afl-plot read, plus the rest
+     * of its list that we can fill. */
+    const char *keys[] = {
+        "start_time", "last_update", "run_time", "fuzzer_pid", "cycles_done",
+        "cycles_wo_finds", "execs_done", "execs_per_sec", "corpus_count", "corpus_favored",
+        "corpus_found", "corpus_imported", "corpus_variable", "max_depth", "cur_item",
+        "pending_favs", "pending_total", "stability", "bitmap_cvg", "saved_crashes",
+        "saved_hangs", "last_find", "last_crash", "last_hang", "execs_since_crash",
+        "exec_timeout", "slowest_exec_ms", "peak_rss_mb", "edges_found", "total_edges",
+        "var_byte_count", "afl_banner", "afl_version", "target_mode", "command_line",
+        "execs_per_fork"};
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        ck_assert_msg(value_of(buf, keys[i], v, sizeof(v)), "missing key %s", keys[i]);
+    ck_assert_str_eq(value_of(buf, "execs_done", v, sizeof(v)), "123456");
+    ck_assert_str_eq(value_of(buf, "execs_per_sec", v, sizeof(v)), "1234.56");
+    ck_assert_str_eq(value_of(buf, "stability", v, sizeof(v)), "99.50%");
+    ck_assert_str_eq(value_of(buf, "bitmap_cvg", v, sizeof(v)), "12.25%");
+    ck_assert_str_eq(value_of(buf, "fuzzer_pid", v, sizeof(v)), "4242");
+    ck_assert_str_eq(value_of(buf, "afl_banner", v, sizeof(v)), "./target");
+
+    /* Every line is "key", spaces to column 18, ": ", value (AFL++'s layout,
+     * which afl-whatsup's sed relies on). */
+    for (char *line = buf; *line;) {
+        char *end = strchr(line, '\n');
+        ck_assert_ptr_nonnull(end);
+        ck_assert_msg(end - line > 20 && line[18] == ':' && line[19] == ' ',
+                      "bad line: %.*s", (int)(end - line), line);
+        line = end + 1;
+    }
+}
+END_TEST
+
+START_TEST(test_plot)
+{
+    ck_assert_str_eq(FZ_PLOT_HEADER,
+                     "# relative_time, cycles_done, cur_item, corpus_count, pending_total, "
+                     "pending_favs, map_size, saved_crashes, saved_hangs, max_depth, "
+                     "execs_per_sec, total_execs, edges_found\n");
+    fz_stats_report_t r;
+    sample(&r);
+    char line[256];
+    fz_stats_plot_line(line, sizeof(line), &r);
+    ck_assert_str_eq(line, "100, 3, 0, 17, 0, 0, 12.25%, 2, 0, 0, 1234.56, 123456, 40\n");
+    int commas = 0;
+    for (char *p = line; *p; p++)
+        commas += *p == ',';
+    ck_assert_int_eq(commas, 12);
+}
+END_TEST
+
+static int count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *de; (de = readdir(d));)
+        n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+START_TEST(test_atomic_write)
+{
+    char dir[] = "/tmp/check_stats.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_int_eq(fz_write_atomic(dir, "f", "hello", 5), 0);
+    ck_assert_int_eq(fz_write_atomic(dir, "f", "hi", 2), 0);
+    ck_assert_int_eq(count_files(dir), 1); /* no temp file left */
+    char path[64], buf[16] = "";
+    snprintf(path, sizeof(path), "%s/f", dir);
+    FILE *f = fopen(path, "r");
+    ck_assert_uint_eq(fread(buf, 1, sizeof(buf), f), 2);
+    fclose(f);
+    ck_assert_str_eq(buf, "hi");
+    /* A failing write reports the error and leaves nothing behind. */
+    char missing[80];
+    snprintf(missing, sizeof(missing), "%s/nope", dir);
+    ck_assert_int_lt(fz_write_atomic(missing, "f", "x", 1), 0);
+    ck_assert_int_eq(count_files(dir), 1);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("stats");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_keys);
+    tcase_add_test(tc, test_plot);
+    tcase_add_test(tc, test_atomic_write);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
