@@ -44,20 +44,32 @@ execs=$(awk -F' *: *' '$1=="execs_done"{print $2}' $stat)
 ok "afl-fuzz forkserver: $execs execs, corpus $corpus"
 
 # --- afl-fuzz, persistent + shared memory: detects both modes, finds "FZ!".
-afl-fuzz -i seeds -o afl2 -s 1 -E 200000 -- ./persistent >afl2.log 2>&1 ||
+afl-fuzz -i seeds -o afl2 -s 1 -E 100000 -- ./persistent >afl2.log 2>&1 ||
     { tail -n 20 afl2.log; fail "afl-fuzz failed on the persistent harness"; }
 grep -q 'Persistent mode binary detected' afl2.log || fail "afl-fuzz did not see __AFL_LOOP"
 grep -q 'SHARED MEMORY FUZZING' afl2.log || fail "afl-fuzz did not use shared-memory test cases"
 ls afl2/default/crashes/id:* >/dev/null 2>&1 || fail "afl-fuzz did not find the planted crash"
 ok "afl-fuzz persistent+shm: crash found after $(awk -F' *: *' '$1=="execs_done"{print $2}' afl2/default/fuzzer_stats) execs"
 
-# --- fz-fuzz on an afl-clang-fast binary.
+# --- fz-fuzz on afl-clang-fast binaries (AFL++'s own runtime): forkserver
+# mode finds paths and the crash (a seed one byte away keeps the budget
+# small), persistent + shared memory finds the crash too.
 [ -x "$FZ_BIN/fz-fuzz" ] || { ok "fz-fuzz not built yet: afl-clang-fast part not run"; exit 0; }
 command -v afl-clang-fast >/dev/null || { ok "no afl-clang-fast: last part not run"; exit 0; }
-AFL_QUIET=1 afl-clang-fast -O1 "$FZ_ROOT/testcases/rt_branches.c" -o afl_branches 2>/dev/null ||
+export AFL_QUIET=1
+afl-clang-fast -O1 "$FZ_ROOT/testcases/rt_branches.c" -o afl_branches 2>/dev/null ||
     fail "afl-clang-fast cannot build rt_branches.c"
+afl-clang-fast -O1 "$FZ_ROOT/testcases/persistent.c" -o afl_persistent 2>/dev/null ||
+    fail "afl-clang-fast cannot build persistent.c"
+mkdir seeds2 && printf 'hello' >seeds2/a && printf 'BUx' >seeds2/b
 rc=0
-"$FZ_BIN/fz-fuzz" -q -i seeds -o fz1 -s 1 -E 50000 -- ./afl_branches @@ >fz1.log 2>&1 || rc=$?
+"$FZ_BIN/fz-fuzz" -q -i seeds2 -o fz1 -s 1 -E 20000 -- ./afl_branches @@ >fz1.log 2>&1 || rc=$?
 [ $rc = 3 ] || { tail -n 20 fz1.log; fail "fz-fuzz on an afl-clang-fast binary: exit $rc, expected 3 (crash)"; }
 ls fz1/default/crashes/id:* >/dev/null 2>&1 || fail "fz-fuzz: exit 3 but no file in crashes/"
-ok "fz-fuzz fuzzed an afl-clang-fast binary to its crash"
+corpus=$(awk -F' *: *' '$1=="corpus_count"{print $2}' fz1/default/fuzzer_stats)
+[ "${corpus:-0}" -gt 2 ] || fail "fz-fuzz found no new paths in an afl-clang-fast binary"
+ok "fz-fuzz fuzzed an afl-clang-fast binary: corpus $corpus, crash found"
+rc=0
+"$FZ_BIN/fz-fuzz" -q -i seeds -o fz2 -s 1 -E 200000 -- ./afl_persistent >fz2.log 2>&1 || rc=$?
+[ $rc = 3 ] || { tail -n 20 fz2.log; fail "fz-fuzz on afl-clang-fast persistent.c: exit $rc, expected 3"; }
+ok "fz-fuzz fuzzed an afl-clang-fast persistent + shared-memory harness to its crash"
