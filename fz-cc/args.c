@@ -305,11 +305,14 @@ static bool is_source(const char *lang, const char *name)
 
 /* Configure-style probes compare the compiler's output with nothing, so
  * they must not see the plugins' report line.  Known probe file names:
- * autoconf's conftest*, zlib's ztest*, CMake's try_compile (cmTC_*, in
- * CMakeTmp or CMakeScratch), distutils' _configtest*, meson's private dir. */
+ * autoconf's conftest*, zlib's ztest*, CMake's compiler identification
+ * (CMakeCCompilerId.c, CMakeCXXCompilerABI.cpp...) and try_compile (cmTC_*,
+ * in CMakeTmp or CMakeScratch), distutils' _configtest*, meson's private
+ * directory. */
 static void note_probe(scan_t *s, const char *path)
 {
-    static const char *const prefixes[] = {"conftest", "ztest", "cmTC_", "_configtest", NULL};
+    static const char *const prefixes[] = {
+        "conftest", "ztest", "cmTC_", "CMakeCCompiler", "CMakeCXXCompiler", "_configtest", NULL};
     static const char *const dirs[] = {"CMakeFiles/CMakeTmp/", "CMakeFiles/CMakeScratch/",
                                        "meson-private/", NULL};
     const char *base = base_name(path);

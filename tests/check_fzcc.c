@@ -252,6 +252,8 @@ START_TEST(test_conftest)
         "fz-cc -c /b/CMakeFiles/CMakeScratch/TryCompile-x/src.c -o src.c.o",
         "fz-cc -c /b/CMakeFiles/CMakeTmp/src.c",
         "fz-cc -c _configtest.c",
+        "fz-cc CMakeCCompilerId.c",
+        "fz-cc -v -o cmTC_1 -c /usr/share/cmake-3.25/Modules/CMakeCXXCompilerABI.cpp",
         "fz-cc /b/meson-private/tmpab12/testfile.c -o output.exe",
     };
     for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
