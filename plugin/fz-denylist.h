@@ -64,8 +64,7 @@ static inline int fz_denylist_push(fz_denylist_t *dl, enum fz_deny_kind kind, co
 {
     if (dl->n == dl->cap) {
         size_t cap = dl->cap ? dl->cap * 2 : 16;
-        struct fz_deny_entry *e =
-            (struct fz_deny_entry *)realloc(dl->entries, cap * sizeof(*e));
+        struct fz_deny_entry *e = (struct fz_deny_entry *)realloc(dl->entries, cap * sizeof(*e));
         if (!e)
             return -1;
         dl->entries = e;
@@ -98,8 +97,8 @@ static inline int fz_denylist_parse_line(fz_denylist_t *dl, char *s, const char 
             kind = FZ_DENY_SRC;
         } else {
             snprintf(err, errlen,
-                     "%s:%u: unknown entry kind '%.*s:' (write fun:PATTERN or src:PATTERN)",
-                     file, lineno, (int)w, s);
+                     "%s:%u: unknown entry kind '%.*s:' (write fun:PATTERN or src:PATTERN)", file,
+                     lineno, (int)w, s);
             return -1;
         }
         pat = s + w + 1;
@@ -174,8 +173,8 @@ static inline int fz_denylist_from_env(fz_denylist_t *dl, char *err, size_t errl
 
 /* True if any entry of this kind matches one of the names (NULL names are
  * skipped). */
-static inline int fz_denylist_match(const fz_denylist_t *dl, enum fz_deny_kind kind,
-                                    const char *a, const char *b)
+static inline int fz_denylist_match(const fz_denylist_t *dl, enum fz_deny_kind kind, const char *a,
+                                    const char *b)
 {
     for (size_t i = 0; i < dl->n; i++) {
         if (dl->entries[i].kind != kind)

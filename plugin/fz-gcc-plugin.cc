@@ -175,8 +175,8 @@ bool function_skipped(const fz_state *st, function *fn)
 {
     tree decl = fn->decl;
     return st->frozen || st->tu_denied || has_attr(decl, "naked") ||
-           has_attr(decl, "no_instrument_function") ||
-           has_attr(decl, "no_sanitize_coverage") || function_denied(st, decl);
+           has_attr(decl, "no_instrument_function") || has_attr(decl, "no_sanitize_coverage") ||
+           function_denied(st, decl);
 }
 
 /* The function whose body a block came from when it was inlined into this
@@ -212,12 +212,13 @@ void split_critical_edges(function *fn)
 {
     auto_vec<edge> todo;
     basic_block bb;
-    FOR_EACH_BB_FN (bb, fn) {
+    FOR_EACH_BB_FN(bb, fn)
+    {
         edge e;
         edge_iterator ei;
-        FOR_EACH_EDGE (e, ei, bb->succs)
-            if (EDGE_CRITICAL_P(e) && !(e->flags & EDGE_COMPLEX))
-                todo.safe_push(e);
+        FOR_EACH_EDGE(e, ei, bb->succs)
+        if (EDGE_CRITICAL_P(e) && !(e->flags & EDGE_COMPLEX))
+            todo.safe_push(e);
     }
     for (edge e : todo)
         split_edge(e);
@@ -231,9 +232,9 @@ bool block_is_branch_target(basic_block bb, function *fn)
     edge_iterator ei;
     if (EDGE_COUNT(bb->preds) == 0)
         return true;
-    FOR_EACH_EDGE (e, ei, bb->preds)
-        if (e->src == ENTRY_BLOCK_PTR_FOR_FN(fn) || !single_succ_p(e->src))
-            return true;
+    FOR_EACH_EDGE(e, ei, bb->preds)
+    if (e->src == ENTRY_BLOCK_PTR_FOR_FN(fn) || !single_succ_p(e->src))
+        return true;
     return false;
 }
 
@@ -256,9 +257,9 @@ bool block_needs_counter(basic_block bb, function *fn)
      * them has its own counter. */
     edge e;
     edge_iterator ei;
-    FOR_EACH_EDGE (e, ei, bb->preds)
-        if (!block_is_branch_target(e->src, fn) || block_starts_with_returns_twice(e->src))
-            return true;
+    FOR_EACH_EDGE(e, ei, bb->preds)
+    if (!block_is_branch_target(e->src, fn) || block_starts_with_returns_twice(e->src))
+        return true;
     return false;
 }
 
@@ -304,15 +305,15 @@ void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
 }
 
 const pass_data fz_pass_data = {
-    GIMPLE_PASS,           /* type */
-    "fz",                  /* name */
-    OPTGROUP_NONE,         /* optinfo_flags */
-    TV_NONE,               /* tv_id */
-    PROP_cfg | PROP_ssa,   /* properties_required */
-    0,                     /* properties_provided */
-    0,                     /* properties_destroyed */
-    0,                     /* todo_flags_start */
-    0,                     /* todo_flags_finish: execute() returns them */
+    GIMPLE_PASS,         /* type */
+    "fz",                /* name */
+    OPTGROUP_NONE,       /* optinfo_flags */
+    TV_NONE,             /* tv_id */
+    PROP_cfg | PROP_ssa, /* properties_required */
+    0,                   /* properties_provided */
+    0,                   /* properties_destroyed */
+    0,                   /* todo_flags_start */
+    0,                   /* todo_flags_finish: execute() returns them */
 };
 
 struct fz_pass : gimple_opt_pass {
@@ -332,9 +333,9 @@ struct fz_pass : gimple_opt_pass {
          * keeping the two apart keeps the rule easy to read. */
         auto_vec<basic_block> chosen;
         basic_block bb;
-        FOR_EACH_BB_FN (bb, fn)
-            if (block_needs_counter(bb, fn) && !block_denied(st, bb))
-                chosen.safe_push(bb);
+        FOR_EACH_BB_FN(bb, fn)
+        if (block_needs_counter(bb, fn) && !block_denied(st, bb))
+            chosen.safe_push(bb);
         if (chosen.is_empty())
             return 0;
 
@@ -369,7 +370,8 @@ tree build_register_call(tree area, unsigned n)
     DECL_WEAK(reg) = 1;
     ASM_WEAKEN_LABEL(asm_out_file, "__fz_register");
 
-    tree call = build_call_expr(reg, 2, build_fold_addr_expr(area), build_int_cst(uint32_type_node, n));
+    tree call =
+        build_call_expr(reg, 2, build_fold_addr_expr(area), build_int_cst(uint32_type_node, n));
     tree present = build2(NE_EXPR, boolean_type_node, build_fold_addr_expr(reg),
                           build_int_cst(TREE_TYPE(build_fold_addr_expr(reg)), 0));
     return build3(COND_EXPR, void_type_node, present, call, NULL_TREE);
@@ -380,8 +382,8 @@ tree build_register_call(tree area, unsigned n)
 void emit_module(fz_state *st)
 {
     unsigned n = st->slots;
-    tree counters = make_static_var("__fz_local_counters",
-                                    build_array_type_nelts(unsigned_char_type_node, n));
+    tree counters =
+        make_static_var("__fz_local_counters", build_array_type_nelts(unsigned_char_type_node, n));
     varpool_node::finalize_decl(counters);
 
     tree area = area_decl(st);

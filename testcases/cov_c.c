@@ -26,12 +26,18 @@ static size_t read_input(int argc, char **argv, unsigned char *buf, size_t cap)
 static const char *classify(unsigned char c)
 {
     switch (c) {
-    case 'a': return "letter-a";
-    case 'b': return "letter-b";
-    case '0': return "digit-0";
-    case '\n': return "newline";
-    case 0xff: return "ff";
-    default: return c < 0x20 ? "control" : "other";
+    case 'a':
+        return "letter-a";
+    case 'b':
+        return "letter-b";
+    case '0':
+        return "digit-0";
+    case '\n':
+        return "newline";
+    case 0xff:
+        return "ff";
+    default:
+        return c < 0x20 ? "control" : "other";
     }
 }
 

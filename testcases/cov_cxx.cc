@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-namespace cov {
+namespace cov
+{
 
 struct Shape {
     virtual ~Shape() = default;
@@ -21,14 +22,24 @@ struct Shape {
 
 struct Square : Shape {
     int side;
-    explicit Square(int s) : side(s) {}
-    int area() const override { return side * side; }
+    explicit Square(int s) : side(s)
+    {
+    }
+    int area() const override
+    {
+        return side * side;
+    }
 };
 
 struct Rect : Shape {
     int w, h;
-    Rect(int a, int b) : w(a), h(b) {}
-    int area() const override { return w * h; }
+    Rect(int a, int b) : w(a), h(b)
+    {
+    }
+    int area() const override
+    {
+        return w * h;
+    }
 };
 
 // An inline function used from several places; its copies may be inlined.
