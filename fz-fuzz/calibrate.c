@@ -97,7 +97,7 @@ static void add_seed(fz_state_t *st, const fz_file_t *f, const fz_calib_t *c)
     if (st->out.resumed)
         snprintf(name, sizeof(name), "%s", f->name);
     else
-        fz_queue_seed_name(name, sizeof(name), st->queue.n, f->name);
+        fz_queue_seed_name(name, sizeof(name), st->next_queue_id++, f->name);
     char *fname = strdup(name);
     if (!fname)
         fz_die("out of memory");

@@ -50,8 +50,9 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const ui
     fz_calibrate(st, buf, len, &c);
 
     char name[256];
-    fz_queue_find_name(name, sizeof(name), st->queue.n, 0, src, fz_now_ms() - st->stats.start_ms,
-                       fz_state_execs(st), op, kind == FZ_COV_NEW_EDGE);
+    fz_queue_find_name(name, sizeof(name), st->next_queue_id++, 0, st->queue.e[src]->file_id,
+                       fz_now_ms() - st->stats.start_ms, fz_state_execs(st), op,
+                       kind == FZ_COV_NEW_EDGE);
     char *fname = strdup(name);
     if (!fname)
         fz_die("out of memory");

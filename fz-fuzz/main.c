@@ -50,9 +50,8 @@ static void check_target(const fz_cfg_t *cfg)
     const char *t = cfg->target_argv[0];
     char *path = fz_fsrv_find_program(t);
     if (!path)
-        fz_die("target '%s' not found; check the path (a program in the current directory needs "
-               "./%s)",
-               t, t);
+        fz_die("target '%s' not found; check the path%s", t,
+               strchr(t, '/') ? "" : " (a program in the current directory needs ./)");
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
         fz_die("target '%s' is not an executable file; build it (with fz-cc) or chmod +x it",
@@ -182,13 +181,11 @@ static void free_exec(fz_exec_t *x)
     free(x->min_buf);
 }
 
-/* Seeds from -i, or the earlier queue when resuming.  Seeds are read
- * before the output directory is touched, so bad seeds change nothing. */
+/* Open the output directory; when resuming, replace the seeds (already
+ * read from -i, if given) with the earlier campaign's queue. */
 static void load_inputs(fz_state_t *st, fz_files_t *seeds)
 {
     int from_queue = strcmp(st->cfg.in_dir, "-") == 0;
-    if (!from_queue)
-        fz_files_load(seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, 0);
     fz_outdir_open(&st->out, st->cfg.out_root, st->cfg.name, st->cfg.resume);
     if (from_queue && !st->out.resumed)
         fz_die("nothing to resume in '%s' (no queue entries); start a campaign with -i DIR",
@@ -200,10 +197,12 @@ static void load_inputs(fz_state_t *st, fz_files_t *seeds)
         if (!q)
             fz_die("out of memory");
         sprintf(q, "%s/queue", st->out.dir);
-        fz_files_load(seeds, q, "queue of the resumed campaign", FZ_MAX_INPUT, 0);
+        fz_files_load(seeds, q, "queue of the resumed campaign", FZ_MAX_INPUT,
+                      FZ_FILES_KEEP_EMPTY);
         free(q);
         fz_info("resuming the campaign in '%s' (%u queue entries)", st->out.dir, seeds->n);
     }
+    st->next_queue_id = fz_outdir_next_id(&st->out, "queue");
     st->next_crash_id = fz_outdir_next_id(&st->out, "crashes");
     st->next_hang_id = fz_outdir_next_id(&st->out, "hangs");
     st->stats.saved_crashes = st->next_crash_id;
@@ -227,6 +226,11 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     memset(&seeds, 0, sizeof(seeds));
     st->command_line = join_command(argc, argv);
     st->stop = &stop_requested;
+    /* Seeds and the target are checked before the output directory is
+     * touched, so a mistake there leaves nothing behind. */
+    if (strcmp(st->cfg.in_dir, "-") != 0)
+        fz_files_load(&seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, 0);
+    setup_exec(st);
     load_inputs(st, &seeds);
     st->stats.start_ms = fz_now_ms();
     if (!st->cfg.seed_given)
@@ -239,7 +243,6 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     write_setup_files(st);
     if (st->out.resumed)
         fz_stats_plot_resume(st);
-    setup_exec(st);
     fz_queue_init(&st->queue, st->exec.map_size);
     fz_status_init(st);
     fz_calibrate_seeds(st, &seeds);

@@ -201,7 +201,7 @@ static int read_file(const char *path, uint32_t max_len, fz_file_t *f)
 
 /* Adds one directory entry to files if it is a regular, non-empty file. */
 static void load_one(fz_files_t *files, const char *dir, const char *name, const char *what,
-                     uint32_t max_len)
+                     uint32_t max_len, int flags)
 {
     char *path = path_join(dir, name);
     struct stat st;
@@ -210,9 +210,9 @@ static void load_one(fz_files_t *files, const char *dir, const char *name, const
         return;
     }
     if ((uint64_t)st.st_size > max_len)
-        fz_die("%s file '%s' is %lld bytes, over the %u-byte limit; shrink it or remove it",
-               what, path, (long long)st.st_size, max_len);
-    if (st.st_size == 0) {
+        fz_die("file '%s' in the %s is %lld bytes, over the %u-byte limit; shrink it or remove it",
+               path, what, (long long)st.st_size, max_len);
+    if (st.st_size == 0 && !(flags & FZ_FILES_KEEP_EMPTY)) {
         fz_warn("skipping empty file '%s' in the %s", path, what);
         free(path);
         return;
@@ -232,7 +232,7 @@ static void load_one(fz_files_t *files, const char *dir, const char *name, const
 }
 
 void fz_files_load(fz_files_t *files, const char *dir, const char *what, uint32_t max_len,
-                   int allow_empty)
+                   int flags)
 {
     memset(files, 0, sizeof(*files));
     DIR *d = opendir(dir);
@@ -246,10 +246,10 @@ void fz_files_load(fz_files_t *files, const char *dir, const char *what, uint32_
     for (struct dirent *de; (de = readdir(d));) {
         if (de->d_name[0] == '.' || strcmp(de->d_name, "README.txt") == 0)
             continue;
-        load_one(files, dir, de->d_name, what, max_len);
+        load_one(files, dir, de->d_name, what, max_len, flags);
     }
     closedir(d);
-    if (!files->n && !allow_empty)
+    if (!files->n && !(flags & FZ_FILES_MAY_BE_EMPTY))
         fz_die("%s '%s' holds no usable input files; put at least one non-empty example input in "
                "it",
                what, dir);

@@ -50,13 +50,17 @@ int fz_write_atomic(const char *dir, const char *name, const void *data, size_t 
 void fz_outdir_save(const fz_outdir_t *od, const char *sub, const char *name, const void *data,
                     size_t len);
 
+/* fz_files_load flags. */
+#define FZ_FILES_MAY_BE_EMPTY 1 /* a directory without files is fine (replay) */
+#define FZ_FILES_KEEP_EMPTY 2   /* load zero-byte files too (a resumed queue) */
+
 /* Read every regular, non-hidden file of dir (but README.txt), sorted by
  * name, into files.  what names the directory in messages ("seed
- * directory").  Dies when dir is missing, unreadable, empty (unless
- * allow_empty), or holds a file over max_len (naming it); warns about and
- * skips empty files. */
+ * directory").  Dies when dir is missing, unreadable, has no files (unless
+ * FZ_FILES_MAY_BE_EMPTY), or holds a file over max_len (naming it); warns
+ * about and skips zero-byte files unless FZ_FILES_KEEP_EMPTY. */
 void fz_files_load(fz_files_t *files, const char *dir, const char *what, uint32_t max_len,
-                   int allow_empty);
+                   int flags);
 void fz_files_free(fz_files_t *files);
 
 /* Largest "id:N" among the names in OUT/NAME/SUB, plus one (0 if none). */

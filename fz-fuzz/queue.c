@@ -77,6 +77,8 @@ fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32
     memset(e, 0, sizeof(*e));
     e->id = q->n;
     e->fname = fname;
+    long fid = fz_queue_name_id(fname);
+    e->file_id = fid >= 0 ? (uint32_t)fid : e->id;
     e->data = xrealloc(NULL, len);
     if (len)
         memcpy(e->data, data, len);

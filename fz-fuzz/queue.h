@@ -23,7 +23,9 @@
 #define FZ_QUEUE_NONFAV_PERIOD 4
 
 typedef struct fz_entry {
-    uint32_t id;       /* position in the queue; the id:NNNNNN of the name */
+    uint32_t id;       /* position in the queue */
+    uint32_t file_id;  /* the id:NNNNNN of its file name (differs from id after a resume
+                          that skipped a file) */
     char *fname;       /* file name inside queue/ */
     uint8_t *data;     /* the input itself (kept in memory) */
     uint32_t len;

@@ -14,7 +14,8 @@
 int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
 {
     fz_files_t files;
-    fz_files_load(&files, cfg->replay_dir, "replay directory", FZ_MAX_INPUT, 1);
+    fz_files_load(&files, cfg->replay_dir, "replay directory", FZ_MAX_INPUT,
+                  FZ_FILES_MAY_BE_EMPTY | FZ_FILES_KEEP_EMPTY);
     fz_fsrv_t fs;
     char err[512];
     if (fz_fsrv_start(&fs, fcfg, err, sizeof(err)) != 0)

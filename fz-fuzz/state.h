@@ -56,6 +56,7 @@ typedef struct fz_state {
     fz_rng_t rng;
     fz_dict_t dict;
     uint32_t cur_entry;              /* id of the entry being fuzzed */
+    uint32_t next_queue_id;          /* id:N of the next file in queue/ */
     uint32_t next_crash_id;          /* id:N of the next file in crashes/ */
     uint32_t next_hang_id;           /* id:N of the next file in hangs/ */
     const char *command_line;        /* the whole command line, for cmdline/stats */

@@ -90,7 +90,7 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
         out_len = len; /* flaky: keep the input exactly as it crashed */
 
     char name[256];
-    fz_queue_find_name(name, sizeof(name), st->next_crash_id++, sig, src,
+    fz_queue_find_name(name, sizeof(name), st->next_crash_id++, sig, st->queue.e[src]->file_id,
                        fz_now_ms() - st->stats.start_ms, fz_state_execs(st), op, 0);
     if (!st->stats.saved_crashes)
         write_readme(st);
@@ -107,7 +107,7 @@ int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t sr
     if (!is_unique(st, st->exec.virgin_hang, &st->stats.blind_hang_seen, 0))
         return 0;
     char name[256];
-    fz_queue_find_name(name, sizeof(name), st->next_hang_id++, 0, src,
+    fz_queue_find_name(name, sizeof(name), st->next_hang_id++, 0, st->queue.e[src]->file_id,
                        fz_now_ms() - st->stats.start_ms, fz_state_execs(st), op, 0);
     fz_outdir_save(&st->out, "hangs", name, buf, len);
     st->stats.saved_hangs++;
