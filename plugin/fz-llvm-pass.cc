@@ -7,22 +7,24 @@
  *
  * Specification
  *
- *  Edges.  In each function that is instrumented, every critical edge (from
- *  a block with several successors to a block with several predecessors) is
- *  split first, so that the new block stands for that edge alone.  Then every
- *  basic block gets one counter slot: a block with one predecessor stands for
- *  the edge into it, and a block with several predecessors is reached only
- *  through non-critical edges, whose source has a single successor and so
- *  carries no extra information.  Hence "blocks after splitting critical
- *  edges" counts edges, the same rule as fz-gcc-plugin.cc.  Edges that LLVM
- *  cannot split (into an exception pad or out of an indirectbr/callbr) share
- *  the destination's slot.
+ *  Edges (the GCC plugin's rule, docs/coverage.md).  In each function that
+ *  is instrumented, every critical edge (from a block with several
+ *  successors to a block with several predecessors) is split first, so that
+ *  a new block stands for that edge alone.  Edges LLVM cannot split (into an
+ *  exception pad, out of an indirectbr or callbr) stay as they are.  Then a
+ *  block gets a counter slot if it is a branch target (the entry, a block
+ *  with no predecessors, or one entered from a block with two or more
+ *  distinct successors), or if one of its predecessors is not a branch
+ *  target.  The blocks left out are only fallen into from counted blocks,
+ *  so their count is the sum of those counts and carries nothing new.
  *
  *  Counters.  Per module with N > 0 slots, two globals with internal linkage:
  *  "__fz_local_counters" ([N x i8], zero) and "__fz_area" (i8*, initialised
- *  to the first).  Slot k of a block is incremented at the block's first
+ *  to the first).  Each instrumented function loads the map pointer once,
+ *  a = load __fz_area, in its entry block (see fz_load_area for why that is
+ *  safe), and slot k of a block is incremented at the block's first
  *  insertion point with
- *      a = load __fz_area; c = load a[k]; c = c + 1; c = c + (c == 0); store
+ *      c = load a[k]; c = c + 1; c = c + (c == 0); store c, a[k]
  *  the NeverZero rule, so a count that wraps lands on 1, not 0.  The loads
  *  and the store carry !nosanitize so that ASan and friends, which run after
  *  this pass, do not instrument the instrumentation.  No call per edge.
@@ -219,20 +221,41 @@ static void fz_nosanitize(Instruction *I)
     I->setMetadata(C.getMDKindID("nosanitize"), MDNode::get(C, None));
 }
 
-/* Inserts the NeverZero increment of area[slot] at the block's first
- * insertion point. */
-static void fz_count_block(BasicBlock &BB, GlobalVariable *area, uint64_t slot)
+/* Where the counter code of the entry block goes: after the allocas, since
+ * keeping them together at the top is what later passes and debuggers
+ * expect of a frame. */
+static BasicBlock::iterator fz_entry_insertion_point(BasicBlock &entry)
 {
-    /* In the entry block, after the allocas: keeping them together at the
-     * top is what later passes and debuggers expect of a frame. */
+    BasicBlock::iterator ip = entry.getFirstInsertionPt();
+    while (ip != entry.end() && isa<AllocaInst>(*ip) && cast<AllocaInst>(*ip).isStaticAlloca())
+        ++ip;
+    return ip;
+}
+
+/* Loads __fz_area once, at the function's entry.  Every counter store is an
+ * i8 store, which may alias anything, so per-block loads could never be
+ * merged by LLVM; one load is ~3% faster on bench/overhead_work.c.  It is
+ * safe because only the registration constructor changes __fz_area, before
+ * any of this module's functions run (a function entered earlier, from
+ * another module's priority-1 constructor, keeps counting into the scratch
+ * array until it returns). */
+static Instruction *fz_load_area(Function &F, GlobalVariable *area)
+{
+    IRBuilder<> B(&*fz_entry_insertion_point(F.getEntryBlock()));
+    LoadInst *base = B.CreateLoad(B.getInt8PtrTy(), area, "fz.area");
+    fz_nosanitize(base);
+    return base;
+}
+
+/* Inserts the NeverZero increment of base[slot] at the block's first
+ * insertion point (in the entry block: right after the load of base). */
+static void fz_count_block(BasicBlock &BB, Instruction *base, uint64_t slot)
+{
     BasicBlock::iterator ip = BB.getFirstInsertionPt();
-    if (BB.isEntryBlock())
-        while (ip != BB.end() && isa<AllocaInst>(*ip) && cast<AllocaInst>(*ip).isStaticAlloca())
-            ++ip;
+    if (base->getParent() == &BB)
+        ip = std::next(base->getIterator());
     IRBuilder<> B(&*ip);
     Type *i8 = B.getInt8Ty();
-    LoadInst *base = B.CreateLoad(B.getInt8PtrTy(), area);
-    fz_nosanitize(base);
     Value *p = B.CreateConstInBoundsGEP1_64(i8, base, slot);
     LoadInst *c = B.CreateLoad(i8, p);
     fz_nosanitize(c);
@@ -290,8 +313,11 @@ static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64
     for (BasicBlock &BB : F)
         if (fz_block_needs_counter(BB))
             chosen.push_back(&BB);
+    if (chosen.empty())
+        return 0;
+    Instruction *base = fz_load_area(F, area);
     for (BasicBlock *BB : chosen)
-        fz_count_block(*BB, area, next++);
+        fz_count_block(*BB, base, next++);
     return chosen.size();
 }
 

@@ -3,6 +3,8 @@
 # running programs: the module ABI of docs/internals.md at -O0..-O3, no call
 # per edge, counters invisible to ASan, the deny-list, a binary linked
 # without the runtime, and afl-showmap reading a fz-clang binary.
+# Clang only: lib.sh's fzcc is then fz-clang.
+FZ_TEST_CC=clang
 . "$(dirname "$0")/../lib.sh"
 
 command -v clang >/dev/null || skip "clang is not installed (apt-get install clang llvm-dev)"
@@ -57,7 +59,12 @@ for O in -O0 -O1 -O2 -O3; do
         fail "$O: the constructor does not register $n slots"
     grep -q 'icmp ne .*@__fz_register, .*null' "$ll" ||
         fail "$O: the constructor does not test the weak symbol"
-    # One !nosanitize store per slot, and no call other than the user's.
+    # The map pointer loaded once per instrumented function, one !nosanitize
+    # store per slot, and no call other than the constructor's.
+    fns=$(grep -c '^define ' "$ll")
+    loads=$(grep -c 'load i8\*, i8\*\* @__fz_area, align 8, !nosanitize' "$ll")
+    [ "$loads" -ge 1 ] && [ "$loads" -lt "$fns" ] ||
+        fail "$O: $loads loads of __fz_area for $fns functions (one per instrumented function)"
     stores=$(grep -c 'store i8 .*!nosanitize' "$ll")
     [ "$stores" = "$n" ] || fail "$O: $stores counter stores for $n slots"
     clang $O -S -emit-llvm "$T/t.c" -o "$T/plain$O.ll"
