@@ -1,0 +1,2 @@
+# bench/execs.mk - executions per second, fz-fuzz vs afl-fuzz (bench/execs.sh).
+BENCH += bench/execs.sh

@@ -1,0 +1,62 @@
+#!/bin/bash
+# bench/execs.sh - executions per second, fz-fuzz against afl-fuzz on the
+# same binary in the same run, in forkserver mode (testcases/rt_branches.c,
+# input file @@) and in persistent + shared-memory mode
+# (testcases/persistent.c), printed as ratios; plus this machine's raw
+# fork()+waitpid() rate, the ceiling for forkserver mode.
+#
+# Each fuzzer runs BENCH_SECONDS (default 5) with -V; the rate is
+# execs_done / run time from out/default/fuzzer_stats.  The goal is a ratio
+# >= 1.0 in both modes; below it the script warns but does not fail (a
+# loaded machine should not break `make bench`).
+cd "$(dirname "$0")/.." || exit 1
+root=$PWD
+secs=${BENCH_SECONDS:-5}
+w=$(mktemp -d "${TMPDIR:-/tmp}/fz-bench-execs.XXXXXX")
+trap 'rm -rf "$w"' EXIT
+export FZ_QUIET=1
+
+gcc -O2 bench/forkrate.c -o "$w/forkrate" || exit 1
+bin/fz-cc -O1 testcases/rt_branches.c -o "$w/branches" || exit 1
+bin/fz-cc -O1 testcases/persistent.c -o "$w/persistent" || exit 1
+mkdir "$w/seeds" && printf 'hello' >"$w/seeds/a"
+
+fork_rate=$("$w/forkrate" 20000 | awk '{print $2}')
+echo "raw fork()+waitpid(): $fork_rate /s (forkserver ceiling)"
+
+# rate OUTDIR: execs_done / (last_update - start_time) from fuzzer_stats.
+rate() {
+    awk -F' *: *' '$1=="execs_done"{e=$2} $1=="start_time"{s=$2} $1=="last_update"{l=$2}
+        $1=="run_time"{r=$2}
+        END { t = (r > 0) ? r : l - s; if (t < 1) t = 1; printf "%.0f", e / t }' "$1/default/fuzzer_stats"
+}
+
+# bench MODE ARGS...: runs both fuzzers on the same command line.
+bench() {
+    local mode=$1
+    shift
+    (cd "$w" && bin_fz="$root/bin/fz-fuzz" &&
+        "$bin_fz" -q -i seeds -o "fz-$mode" -s 1 -V "$secs" -- "$@" >"fz-$mode.log" 2>&1)
+    local fz
+    fz=$(rate "$w/fz-$mode")
+    if command -v afl-fuzz >/dev/null; then
+        (cd "$w" && AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
+            AFL_NO_AFFINITY=1 afl-fuzz -i seeds -o "afl-$mode" -s 1 -V "$secs" -- "$@" \
+            >"afl-$mode.log" 2>&1)
+        local afl
+        afl=$(rate "$w/afl-$mode")
+        local ratio
+        ratio=$(awk -v a="$fz" -v b="$afl" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+        echo "$mode: fz-fuzz $fz /s, afl-fuzz $afl /s, ratio $ratio"
+        awk -v r="$ratio" 'BEGIN { exit !(r < 1.0) }' &&
+            echo "warning: $mode: fz-fuzz slower than afl-fuzz (goal: ratio >= 1.0)" >&2
+    else
+        echo "$mode: fz-fuzz $fz /s (afl-fuzz not installed: no ratio)"
+    fi
+    [ "$mode" = forkserver ] &&
+        awk -v a="$fz" -v f="$fork_rate" 'BEGIN { printf "forkserver: %.0f%% of the raw fork rate\n", 100 * a / f }'
+    return 0
+}
+
+bench forkserver ./branches @@
+bench persistent ./persistent
