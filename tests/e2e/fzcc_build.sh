@@ -48,6 +48,15 @@ for o in -O0 -O2; do
 done
 ok "AFL++ persistent + shared-memory harness builds and runs as C and C++ ($FZ_TEST_CC)"
 
+# --- an installed copy finds its lib/fz next to its bin/ -----------------
+mkdir -p inst/bin inst/lib/fz
+cp "$FZ_BIN/fz-cc" inst/bin/ && ln -s fz-cc inst/bin/fz-clang++ && ln -s fz-cc inst/bin/fz-c++
+cp "$FZ_ROOT"/lib/fz/* inst/lib/fz/
+case $FZ_TEST_CC in gcc) cxx=inst/bin/fz-c++ ;; clang) cxx=inst/bin/fz-clang++ ;; esac
+$cxx -O1 afl.cc -o afl-inst 2>err.txt || fail "a copy of bin/ + lib/fz/ does not build: $(cat err.txt)"
+[ "$(printf abcdef | ./afl-inst)" = "abc 6" ] || fail "the installed copy built a wrong program"
+ok "a copy of bin/ and lib/fz/ elsewhere builds through a symlinked name"
+
 # --- libFuzzer harnesses -------------------------------------------------
 cat >lf.c <<'EOF'
 #include <stddef.h>
