@@ -204,9 +204,9 @@ static int run_and_wait(const compiler_t *cc, char **argv)
 
 int main(int argc, char **argv)
 {
+    fz_log_prog = base_name(argv[0]);
     compiler_t cc;
     pick_compiler(argv[0], &cc);
-    fz_log_prog = base_name(argv[0]);
 
     char lib_dir[PATH_MAX];
     find_lib_dir(lib_dir, sizeof(lib_dir));
