@@ -20,8 +20,8 @@ FZ_LLVM_CONFIG = $(or $(LLVM_CONFIG),$(shell \
 # Plugins take LLVM's symbols from the clang that loads them, so no -lLLVM:
 # linking a second copy of LLVM into clang would break its global state.
 # -isystem: LLVM's own headers are not -Wextra clean under g++.
-FZ_LLVM_CXXFLAGS = $(patsubst -I%,-isystem %,$(shell $(FZ_LLVM_CONFIG) --cxxflags)) -fno-rtti -fPIC
-FZ_LLVM_LDFLAGS = $(shell $(FZ_LLVM_CONFIG) --ldflags) -shared
+FZ_LLVM_CXXFLAGS = $(patsubst -I%,-isystem %,$(if $(FZ_LLVM_CONFIG),$(shell $(FZ_LLVM_CONFIG) --cxxflags))) -fno-rtti -fPIC
+FZ_LLVM_LDFLAGS = $(if $(FZ_LLVM_CONFIG),$(shell $(FZ_LLVM_CONFIG) --ldflags)) -shared
 
 ALL += $(LIBFZ)/fz-llvm-pass.so $(LIBFZ)/fz-llvm-pass.version
 
