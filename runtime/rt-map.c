@@ -26,7 +26,7 @@
 #define FZ_RT_MAX_MODULES 4096
 
 struct fz_rt_module {
-    uint8_t **area;  /* the module's map pointer */
+    uint8_t **area;   /* the module's map pointer */
     uint8_t *scratch; /* what it pointed at before registration */
 };
 
@@ -35,12 +35,12 @@ struct fz_rt_module {
 #define FZ_RT_FIRST_SLOT 1
 
 static struct {
-    int tried;        /* attach attempted (once per process) */
-    int error;        /* FZ_FS_ERROR_* from the attempt, 0 if fine */
-    uint8_t *map;     /* the fuzzer's map, NULL outside a fuzzer */
-    uint32_t cap;     /* usable bytes of map */
-    uint32_t used;    /* slots handed out so far (a prefix of map) */
-    uint64_t needed;  /* slots every registered module asked for */
+    int tried;       /* attach attempted (once per process) */
+    int error;       /* FZ_FS_ERROR_* from the attempt, 0 if fine */
+    uint8_t *map;    /* the fuzzer's map, NULL outside a fuzzer */
+    uint32_t cap;    /* usable bytes of map */
+    uint32_t used;   /* slots handed out so far (a prefix of map) */
+    uint64_t needed; /* slots every registered module asked for */
     uint32_t nmods;
     struct fz_rt_module mods[FZ_RT_MAX_MODULES];
 } rt_map;

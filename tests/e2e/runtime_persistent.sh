@@ -25,4 +25,7 @@ forks=$(wc -l <forks)
 [ "${execs:-0}" -gt 0 ] && [ "$forks" -gt 0 ] || fail "execs_done=$execs, processes=$forks"
 per=$((execs / forks))
 [ $per -ge 10 ] || fail "only $per executions per child ($execs execs, $forks children): persistent mode not used"
-ok "crash found; $execs execs in $forks children ($per per child)"
+# fz-fuzz's own count (execs_per_fork in fuzzer_stats) must agree.
+epf=$(awk -F' *: *' '$1=="execs_per_fork"{print int($2)}' out/default/fuzzer_stats)
+[ -z "$epf" ] || [ "$epf" -ge 10 ] || fail "fuzzer_stats says execs_per_fork=$epf"
+ok "crash found; $execs execs in $forks children ($per per child; fuzzer_stats: ${epf:-n/a})"
