@@ -23,8 +23,8 @@
 #define WINDOW 4096
 
 static const char *const words[] = {"fuzz",  "edge", "counter", "map",   "queue", "crash",
-                                     "input", "seed", "(",       ")",     "{",     "}",
-                                     "42",    "0x1f", "\"str\"", "while", "if",    "+="};
+                                    "input", "seed", "(",       ")",     "{",     "}",
+                                    "42",    "0x1f", "\"str\"", "while", "if",    "+="};
 
 /* Deterministic text: words, numbers and punctuation from an LCG. */
 static void make_text(unsigned char *t, size_t n)
