@@ -125,11 +125,58 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     }
 }
 
+/* The deterministic stages run on an entry's first turn only, over its
+ * first FZ_DET_MAX_BYTES bytes: every single-bit flip (a command or flag
+ * byte one bit away from the next branch, e.g. 'P' -> 'X'), then each byte
+ * +1, -1, 0 and 0xff (a counter, length or index that must move one step,
+ * like a loop count crossing a hit-count bucket or an off-by-one bound).
+ * Both are found here in a few runs per byte where havoc needs luck; the
+ * cap keeps large inputs from starving the rest of the queue. */
+static uint8_t det_value(uint8_t orig, int k)
+{
+    if (k < 8)
+        return orig ^ (uint8_t)(1u << k); /* bitflip */
+    static const uint8_t fixed[] = {0x00, 0xff};
+    return k == 8 ? orig + 1 : k == 9 ? orig - 1 : fixed[k - 10];
+}
+
+static void det_walk(fz_state_t *st, fz_entry_t *e, uint8_t *buf, int k_from, int k_to,
+                     const char *op)
+{
+    if (e->was_fuzzed)
+        return;
+    uint32_t n = e->len < FZ_DET_MAX_BYTES ? e->len : FZ_DET_MAX_BYTES;
+    memcpy(buf, e->data, e->len);
+    for (uint32_t i = 0; i < n && !fz_fuzz_should_stop(st); i++) {
+        uint8_t orig = buf[i];
+        for (int k = k_from; k < k_to; k++) {
+            uint8_t v = det_value(orig, k);
+            if (v == orig || (k >= 10 && (v ^ orig) && !((v ^ orig) & ((v ^ orig) - 1))))
+                continue; /* no change, or a value the bit flips already tried */
+            buf[i] = v;
+            fz_fuzz_run_one(st, buf, e->len, e->id, op);
+        }
+        buf[i] = orig;
+    }
+}
+
+static void stage_bitflip(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
+{
+    det_walk(st, e, buf, 0, 8, "flip1");
+}
+
+static void stage_arith(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
+{
+    det_walk(st, e, buf, 8, 12, "arith8");
+}
+
 /* The stages each turn runs, in order.  A new stage is one row. */
 static const struct fz_stage {
     const char *name;
     void (*run)(fz_state_t *st, fz_entry_t *e, uint8_t *buf);
 } fz_stages[] = {
+    {"flip1", stage_bitflip},
+    {"arith8", stage_arith},
     {"havoc", stage_havoc},
 };
 

@@ -15,6 +15,11 @@
  * round-robin attention, and keeps the schedule free of timing. */
 #define FZ_HAVOC_ROUNDS 256
 
+/* Bytes the deterministic stages walk on an entry's first turn (up to 12
+ * runs each): headers, commands and length fields live at the front, and
+ * 64 bytes cost at most 768 runs, a few havoc turns' worth. */
+#define FZ_DET_MAX_BYTES 64
+
 /* Most runs spent minimizing one new queue entry (AFL's trimming takes a
  * few dozen; blocks of len/2 .. 1 then byte simplification fit in this on
  * small inputs, and larger ones stop early rather than stall the loop). */

@@ -5,43 +5,60 @@
  *   bytes 0-1  magic "FZ"
  *   byte  2    version, must be 2
  *   byte  3    payload length n, must equal the bytes that follow
- *   byte  4    command: 'P' prints the payload, 'X' looks up an entry
+ *   byte  4    command: 'P' prints the payload, 'X' sums name lengths
  *
- * The bug: command 'X' takes payload byte 0 as an index into a 4-entry
- * table and only rejects indexes above 4 (an off-by-one), so index 4 reads
- * the NULL sentinel and dereferences it: SIGSEGV.  Each check compares one
- * byte, so each passed check is a new edge a coverage-guided fuzzer sees;
- * the seeds get it past the magic, and it finds the rest in a few thousand
- * runs.  Reads the input from the file named by argv[1], or stdin.
+ * The bug: command 'X' sums the lengths of the first k names of a 4-name
+ * table (k = payload byte 0) but only rejects k above 8, so k = 5..8 reaches
+ * the NULL sentinel and strlen(NULL) crashes (SIGSEGV).  Each check is its
+ * own branch (the volatile `depth` store keeps compilers from merging the
+ * byte compares into one wide compare), so each passed check is a new edge a
+ * coverage-guided fuzzer sees; the loop's trip count moves through AFL's
+ * hit-count buckets on the way to k = 5.  The seeds get past the magic, and
+ * fz-fuzz finds the crash in a few thousand runs.  Reads the input from the
+ * file named by argv[1], or stdin.
  */
 #include <stdio.h>
 #include <string.h>
 
 static const char *names[] = {"alpha", "beta", "gamma", "delta", NULL};
 
-/* noinline: keep the NULL load a real load the optimizer cannot fold. */
-__attribute__((noinline)) static size_t name_len(unsigned idx)
+/* How far the parser got; volatile so every check stays a separate branch. */
+static volatile int depth;
+
+/* noinline and a volatile read: the NULL load must stay a real load that
+ * no optimizer can fold or prove undefined. */
+__attribute__((noinline)) static size_t name_len(unsigned i)
 {
-    return strlen(names[idx]);
+    const char *s = ((const char *volatile *)names)[i];
+    return strlen(s);
 }
 
 static int parse(const unsigned char *buf, size_t len)
 {
-    if (len < 5 || buf[0] != 'F' || buf[1] != 'Z')
+    if (len < 5 || buf[0] != 'F')
         return 1; /* not a record */
+    depth = 1;
+    if (buf[1] != 'Z')
+        return 1;
+    depth = 2;
     if (buf[2] != 2)
         return 2; /* unsupported version */
+    depth = 3;
     if (buf[3] != len - 5)
         return 3; /* length field does not match */
+    depth = 4;
     if (buf[4] == 'P') {
         fwrite(buf + 5, 1, len - 5, stdout);
         return 0;
     }
     if (buf[4] == 'X' && len > 5) {
-        unsigned idx = buf[5];
-        if (idx > 4) /* BUG: should be idx > 3 */
+        unsigned k = buf[5];
+        if (k > 8) /* BUG: the table has 4 names; should be k > 4 */
             return 4;
-        printf("%s has %zu letters\n", names[idx] ? names[idx] : "?", name_len(idx));
+        size_t total = 0;
+        for (unsigned i = 0; i < k; i++)
+            total += name_len(i);
+        printf("%zu letters\n", total);
         return 0;
     }
     return 5;
@@ -58,6 +75,6 @@ int main(int argc, char **argv)
     size_t len = fread(buf, 1, sizeof(buf), f);
     if (f != stdin)
         fclose(f);
-    parse(buf, len);
-    return 0;
+    /* The exit status says how far the record got (a fuzzer ignores it). */
+    return parse(buf, len);
 }
