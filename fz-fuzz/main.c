@@ -230,16 +230,16 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
      * touched, so a mistake there leaves nothing behind. */
     if (strcmp(st->cfg.in_dir, "-") != 0)
         fz_files_load(&seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, 0);
+    fz_dict_init(&st->dict);
+    char err[512];
+    if (st->cfg.dict_file && fz_dict_load(&st->dict, st->cfg.dict_file, err, sizeof(err)) < 0)
+        fz_die("%s", err);
     setup_exec(st);
     load_inputs(st, &seeds);
     st->stats.start_ms = fz_now_ms();
     if (!st->cfg.seed_given)
         st->cfg.seed = pick_seed();
     fz_rng_seed(&st->rng, st->cfg.seed);
-    fz_dict_init(&st->dict);
-    char err[512];
-    if (st->cfg.dict_file && fz_dict_load(&st->dict, st->cfg.dict_file, err, sizeof(err)) < 0)
-        fz_die("%s", err);
     write_setup_files(st);
     if (st->out.resumed)
         fz_stats_plot_resume(st);
