@@ -26,3 +26,6 @@ $(OBJ)/tests/check_options: tests/check_options.c $(OBJ)/fz-fuzz/options.o
 $(OBJ)/tests/check_stats: tests/check_stats.c $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+
+# Benchmark: coverage over time against afl-fuzz on bench/coverage_target.c.
+BENCH += bench/coverage.sh
