@@ -101,8 +101,8 @@ static void add_seed(fz_state_t *st, const fz_file_t *f, const fz_calib_t *c)
     char *fname = strdup(name);
     if (!fname)
         fz_die("out of memory");
-    fz_entry_t *e = fz_queue_add(&st->queue, fname, f->data, f->len, c->exec_us, st->exec.edges,
-                                 c->n_edges, 1);
+    fz_entry_t *e =
+        fz_queue_add(&st->queue, fname, f->data, f->len, c->exec_us, st->exec.edges, c->n_edges, 1);
     e->var_behavior = c->variable;
     fz_cov_new_bits(st->exec.virgin, st->exec.scratch, st->exec.map_size);
     if (!st->out.resumed)
@@ -150,9 +150,10 @@ void fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
         add_seed(st, f, &c);
     }
     if (!st->queue.n)
-        fz_die("every seed crashes the target (first: '%s', signal %d); the target may crash on "
-               "any input: run it by hand on a seed, fix it, or start from inputs that do not crash",
-               first_crash ? first_crash : "?", first_sig);
+        fz_die(
+            "every seed crashes the target (first: '%s', signal %d); the target may crash on "
+            "any input: run it by hand on a seed, fix it, or start from inputs that do not crash",
+            first_crash ? first_crash : "?", first_sig);
     if (!st->cfg.timeout_ms) {
         st->exec.timeout_ms = default_timeout(slowest);
         fz_fsrv_set_timeout(&st->exec.fs, st->exec.timeout_ms);

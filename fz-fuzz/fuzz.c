@@ -34,8 +34,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const ui
                       int kind, uint32_t src, const char *op)
 {
     fz_exec_t *x = &st->exec;
-    fz_min_cfg_t mc = {
-        .mode = FZ_MIN_COVERAGE, .want_bits = mask, .max_execs = FZ_ENTRY_MIN_EXECS};
+    fz_min_cfg_t mc = {.mode = FZ_MIN_COVERAGE, .want_bits = mask, .max_execs = FZ_ENTRY_MIN_EXECS};
     fz_min_stats_t ms = {0};
     size_t out_len = len;
     fz_min_result_t r = fz_minimize(&x->fs, &mc, buf, len, x->min_buf, &out_len, &ms);
@@ -57,16 +56,15 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const ui
     if (!fname)
         fz_die("out of memory");
     uint32_t depth = st->queue.e[src]->depth + 1;
-    fz_entry_t *e = fz_queue_add(&st->queue, fname, buf, len, c.exec_us ? c.exec_us : 1,
-                                 x->edges, c.result == FZ_RUN_OK ? c.n_edges : 0, depth);
+    fz_entry_t *e = fz_queue_add(&st->queue, fname, buf, len, c.exec_us ? c.exec_us : 1, x->edges,
+                                 c.result == FZ_RUN_OK ? c.n_edges : 0, depth);
     e->var_behavior = c.variable;
     fz_outdir_save(&st->out, "queue", name, buf, len);
     st->stats.corpus_found++;
     st->stats.last_find_ms = fz_now_ms();
 }
 
-int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
-                    const char *op)
+int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)
 {
     fz_exec_t *x = &st->exec;
     fz_run_result_t r = fz_fsrv_run(&x->fs, buf, len);
@@ -190,9 +188,9 @@ void fz_fuzz_loop(fz_state_t *st)
         st->cur_entry = e->id;
         if (st->queue.cycles != st->stats.last_cycle) {
             /* A cycle ended: count it as dry if it found nothing. */
-            st->stats.cycles_wo_finds =
-                st->stats.corpus_found == st->stats.found_at_cycle ? st->stats.cycles_wo_finds + 1
-                                                                   : 0;
+            st->stats.cycles_wo_finds = st->stats.corpus_found == st->stats.found_at_cycle
+                                            ? st->stats.cycles_wo_finds + 1
+                                            : 0;
             st->stats.found_at_cycle = st->stats.corpus_found;
             st->stats.last_cycle = st->queue.cycles;
         }

@@ -28,8 +28,7 @@
 /* Run buf once, judge the result and save it: crash/hang via triage, new
  * coverage into the queue (minimized, calibrated).  src and op name its
  * origin for the file name.  Returns 1 if the queue grew. */
-int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
-                    const char *op);
+int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op);
 
 /* Non-zero when the run must end: signal, -E or -V reached. */
 int fz_fuzz_should_stop(fz_state_t *st);

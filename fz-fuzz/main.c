@@ -54,8 +54,7 @@ static void check_target(const fz_cfg_t *cfg)
                strchr(t, '/') ? "" : " (a program in the current directory needs ./)");
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
-        fz_die("target '%s' is not an executable file; build it (with fz-cc) or chmod +x it",
-               path);
+        fz_die("target '%s' is not an executable file; build it (with fz-cc) or chmod +x it", path);
     free(path);
 }
 
@@ -197,8 +196,7 @@ static void load_inputs(fz_state_t *st, fz_files_t *seeds)
         if (!q)
             fz_die("out of memory");
         sprintf(q, "%s/queue", st->out.dir);
-        fz_files_load(seeds, q, "queue of the resumed campaign", FZ_MAX_INPUT,
-                      FZ_FILES_KEEP_EMPTY);
+        fz_files_load(seeds, q, "queue of the resumed campaign", FZ_MAX_INPUT, FZ_FILES_KEEP_EMPTY);
         free(q);
         fz_info("resuming the campaign in '%s' (%u queue entries)", st->out.dir, seeds->n);
     }

@@ -16,12 +16,12 @@
 
 /* How a row stores its value. */
 enum opt_kind {
-    OPT_STR,   /* const char * */
-    OPT_U32,   /* uint32_t, decimal */
-    OPT_U64,   /* uint64_t, decimal */
-    OPT_FLAG,  /* int set to 1, no argument */
-    OPT_NAME,  /* -M/-S: instance name plus is_main */
-    OPT_HELP,  /* -h */
+    OPT_STR,  /* const char * */
+    OPT_U32,  /* uint32_t, decimal */
+    OPT_U64,  /* uint64_t, decimal */
+    OPT_FLAG, /* int set to 1, no argument */
+    OPT_NAME, /* -M/-S: instance name plus is_main */
+    OPT_HELP, /* -h */
 };
 
 struct opt {
@@ -42,7 +42,8 @@ static const struct opt opt_table[] = {
     {"-m", "MB", OPT_U64, AT(mem_mb), "memory limit of the target in MiB (default: none)"},
     {"-V", "SECONDS", OPT_U64, AT(max_secs), "stop after this many seconds"},
     {"-E", "N", OPT_U64, AT(max_execs), "stop after N executions of the target"},
-    {"-s", "SEED", OPT_U64, AT(seed), "seed of the random generator (same seed, same -E: same queue)"},
+    {"-s", "SEED", OPT_U64, AT(seed),
+     "seed of the random generator (same seed, same -E: same queue)"},
     {"-x", "FILE", OPT_STR, AT(dict_file), "dictionary in AFL's format"},
     {"-M", "NAME", OPT_NAME, AT(name), "instance name, main instance (default: 'default')"},
     {"-S", "NAME", OPT_NAME, AT(name), "instance name, secondary instance"},
@@ -67,8 +68,7 @@ int fz_env_flag(const char *fz_name, const char *afl_name)
     return 0;
 }
 
-__attribute__((format(printf, 3, 4))) static int bad(char *err, size_t errlen, const char *fmt,
-                                                     ...)
+__attribute__((format(printf, 3, 4))) static int bad(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

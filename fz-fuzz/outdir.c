@@ -32,8 +32,8 @@ static char *path_join(const char *a, const char *b)
 static void make_dir(const char *path, const char *what)
 {
     if (mkdir(path, 0700) != 0 && errno != EEXIST)
-        fz_die("cannot create %s '%s': %s; check the path and permissions or use another -o",
-               what, path, strerror(errno));
+        fz_die("cannot create %s '%s': %s; check the path and permissions or use another -o", what,
+               path, strerror(errno));
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
         fz_die("%s '%s' exists but is not a directory; remove it or use another -o", what, path);

@@ -66,8 +66,7 @@ static void update_top_rated(fz_queue_t *q, fz_entry_t *e)
 }
 
 fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32_t len,
-                         uint64_t exec_us, const uint32_t *edges, uint32_t n_edges,
-                         uint32_t depth)
+                         uint64_t exec_us, const uint32_t *edges, uint32_t n_edges, uint32_t depth)
 {
     if (q->n == q->cap) {
         q->cap = q->cap ? q->cap * 2 : 64;
@@ -172,8 +171,8 @@ int fz_queue_seed_name(char *buf, size_t n, uint32_t id, const char *orig)
     return r;
 }
 
-int fz_queue_find_name(char *buf, size_t n, uint32_t id, int sig, uint32_t src,
-                       uint64_t time_ms, uint64_t execs, const char *op, int new_edge)
+int fz_queue_find_name(char *buf, size_t n, uint32_t id, int sig, uint32_t src, uint64_t time_ms,
+                       uint64_t execs, const char *op, int new_edge)
 {
     char sigpart[16] = "";
     if (sig > 0)

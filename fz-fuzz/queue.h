@@ -23,23 +23,23 @@
 #define FZ_QUEUE_NONFAV_PERIOD 4
 
 typedef struct fz_entry {
-    uint32_t id;       /* position in the queue */
-    uint32_t file_id;  /* the id:NNNNNN of its file name (differs from id after a resume
-                          that skipped a file) */
-    char *fname;       /* file name inside queue/ */
-    uint8_t *data;     /* the input itself (kept in memory) */
+    uint32_t id;      /* position in the queue */
+    uint32_t file_id; /* the id:NNNNNN of its file name (differs from id after a resume
+                         that skipped a file) */
+    char *fname;      /* file name inside queue/ */
+    uint8_t *data;    /* the input itself (kept in memory) */
     uint32_t len;
-    uint64_t exec_us;  /* mean run time from calibration */
-    uint32_t n_edges;  /* map slots this entry reaches */
-    uint32_t *edges;   /* their indices (for the favored computation) */
-    uint32_t depth;    /* 1 for seeds, parent's depth + 1 otherwise */
-    int favored;       /* in the favored subset */
-    int was_fuzzed;    /* has had at least one turn */
-    int var_behavior;  /* calibration saw its map change between runs */
+    uint64_t exec_us; /* mean run time from calibration */
+    uint32_t n_edges; /* map slots this entry reaches */
+    uint32_t *edges;  /* their indices (for the favored computation) */
+    uint32_t depth;   /* 1 for seeds, parent's depth + 1 otherwise */
+    int favored;      /* in the favored subset */
+    int was_fuzzed;   /* has had at least one turn */
+    int var_behavior; /* calibration saw its map change between runs */
 } fz_entry_t;
 
 typedef struct fz_queue {
-    fz_entry_t **e;  /* entries by id */
+    fz_entry_t **e; /* entries by id */
     uint32_t n, cap;
     uint32_t cur;    /* walk position: index of the next entry to consider */
     uint64_t cycles; /* completed passes over the whole queue */
@@ -50,7 +50,7 @@ typedef struct fz_queue {
     uint32_t *top_rated; /* per slot: entry id + 1 of its best entry, 0 = none */
     uint32_t *seen;      /* slots with a top-rated entry, in first-seen order */
     uint32_t n_seen;
-    int dirty;           /* top_rated changed since the favored set was computed */
+    int dirty; /* top_rated changed since the favored set was computed */
 } fz_queue_t;
 
 /* map_size: number of slots edges may name (0 when the map is unknown yet). */
@@ -60,8 +60,7 @@ void fz_queue_free(fz_queue_t *q);
 /* Add an entry (copies data and edges; takes fname, which must be malloc'ed)
  * and update the top-rated slots.  Returns the new entry. */
 fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32_t len,
-                         uint64_t exec_us, const uint32_t *edges, uint32_t n_edges,
-                         uint32_t depth);
+                         uint64_t exec_us, const uint32_t *edges, uint32_t n_edges, uint32_t depth);
 
 /* Recompute the favored set if top_rated changed (done by fz_queue_next). */
 void fz_queue_cull(fz_queue_t *q);
@@ -79,8 +78,8 @@ uint32_t fz_queue_pending(const fz_queue_t *q, int favored_only);
  * only a new count of a known edge).  A crash adds "sig:NN," after the id.
  * Return snprintf's value. */
 int fz_queue_seed_name(char *buf, size_t n, uint32_t id, const char *orig);
-int fz_queue_find_name(char *buf, size_t n, uint32_t id, int sig, uint32_t src,
-                       uint64_t time_ms, uint64_t execs, const char *op, int new_edge);
+int fz_queue_find_name(char *buf, size_t n, uint32_t id, int sig, uint32_t src, uint64_t time_ms,
+                       uint64_t execs, const char *op, int new_edge);
 
 /* The id in an AFL-style name ("id:000042,..." -> 42); -1 if there is none. */
 long fz_queue_name_id(const char *name);

@@ -36,14 +36,14 @@ typedef struct fz_exec {
 
 /* The live screen / periodic log line. */
 typedef struct fz_ui {
-    int tty;               /* stdout is a terminal and -q was not given */
-    uint64_t next_check;   /* execs count at which to look at the clock again */
+    int tty;             /* stdout is a terminal and -q was not given */
+    uint64_t next_check; /* execs count at which to look at the clock again */
     uint64_t last_draw_ms;
     uint64_t last_log_ms;
-    uint64_t last_execs;   /* for the recent execs/s */
+    uint64_t last_execs; /* for the recent execs/s */
     uint64_t last_rate_ms;
     double recent_eps;
-    int time_up;           /* -V seconds have passed */
+    int time_up; /* -V seconds have passed */
 } fz_ui_t;
 
 typedef struct fz_state {
@@ -55,12 +55,12 @@ typedef struct fz_state {
     fz_ui_t ui;
     fz_rng_t rng;
     fz_dict_t dict;
-    uint32_t cur_entry;              /* id of the entry being fuzzed */
-    uint32_t next_queue_id;          /* id:N of the next file in queue/ */
-    uint32_t next_crash_id;          /* id:N of the next file in crashes/ */
-    uint32_t next_hang_id;           /* id:N of the next file in hangs/ */
-    const char *command_line;        /* the whole command line, for cmdline/stats */
-    volatile sig_atomic_t *stop;     /* set by SIGINT/SIGTERM (main.c's handler) */
+    uint32_t cur_entry;          /* id of the entry being fuzzed */
+    uint32_t next_queue_id;      /* id:N of the next file in queue/ */
+    uint32_t next_crash_id;      /* id:N of the next file in crashes/ */
+    uint32_t next_hang_id;       /* id:N of the next file in hangs/ */
+    const char *command_line;    /* the whole command line, for cmdline/stats */
+    volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM (main.c's handler) */
 } fz_state_t;
 
 /* Total target runs so far (fuzzing, calibration, minimization). */

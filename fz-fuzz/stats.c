@@ -72,29 +72,28 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "command_line      : %s\n",
         (unsigned long long)r->start_time, (unsigned long long)r->last_update,
         (unsigned long long)r->run_time, r->fuzzer_pid, (unsigned long long)r->cycles_done,
-        (unsigned long long)r->cycles_wo_finds, (unsigned long long)r->execs_done,
-        r->execs_per_sec, r->corpus_count, r->corpus_favored, r->corpus_found,
-        r->corpus_imported, r->corpus_variable, r->max_depth, r->cur_item, r->pending_favs,
-        r->pending_total, r->stability, r->bitmap_cvg, (unsigned long long)r->saved_crashes,
-        (unsigned long long)r->saved_hangs, (unsigned long long)r->last_find,
-        (unsigned long long)r->last_crash, (unsigned long long)r->last_hang,
-        (unsigned long long)r->execs_since_crash, r->exec_timeout, r->slowest_exec_ms,
-        r->peak_rss_mb, r->edges_found, r->total_edges, r->var_byte_count, r->execs_per_fork,
-        (unsigned long long)r->calibration_execs, (unsigned long long)r->minimization_execs,
-        (unsigned long long)r->total_crashes, (unsigned long long)r->total_hangs,
-        (unsigned long long)r->seed, r->afl_banner ? r->afl_banner : "",
-        FZ_VERSION, r->target_mode ? r->target_mode : "default",
+        (unsigned long long)r->cycles_wo_finds, (unsigned long long)r->execs_done, r->execs_per_sec,
+        r->corpus_count, r->corpus_favored, r->corpus_found, r->corpus_imported, r->corpus_variable,
+        r->max_depth, r->cur_item, r->pending_favs, r->pending_total, r->stability, r->bitmap_cvg,
+        (unsigned long long)r->saved_crashes, (unsigned long long)r->saved_hangs,
+        (unsigned long long)r->last_find, (unsigned long long)r->last_crash,
+        (unsigned long long)r->last_hang, (unsigned long long)r->execs_since_crash, r->exec_timeout,
+        r->slowest_exec_ms, r->peak_rss_mb, r->edges_found, r->total_edges, r->var_byte_count,
+        r->execs_per_fork, (unsigned long long)r->calibration_execs,
+        (unsigned long long)r->minimization_execs, (unsigned long long)r->total_crashes,
+        (unsigned long long)r->total_hangs, (unsigned long long)r->seed,
+        r->afl_banner ? r->afl_banner : "", FZ_VERSION, r->target_mode ? r->target_mode : "default",
         r->command_line ? r->command_line : "");
 }
 
 int fz_stats_plot_line(char *buf, size_t n, const fz_stats_report_t *r)
 {
-    return snprintf(buf, n, "%llu, %llu, %u, %u, %u, %u, %0.02f%%, %llu, %llu, %u, %0.02f, %llu, %u\n",
-                    (unsigned long long)r->run_time, (unsigned long long)r->cycles_done,
-                    r->cur_item, r->corpus_count, r->pending_total, r->pending_favs,
-                    r->bitmap_cvg, (unsigned long long)r->saved_crashes,
-                    (unsigned long long)r->saved_hangs, r->max_depth, r->execs_per_sec,
-                    (unsigned long long)r->execs_done, r->edges_found);
+    return snprintf(
+        buf, n, "%llu, %llu, %u, %u, %u, %u, %0.02f%%, %llu, %llu, %u, %0.02f, %llu, %u\n",
+        (unsigned long long)r->run_time, (unsigned long long)r->cycles_done, r->cur_item,
+        r->corpus_count, r->pending_total, r->pending_favs, r->bitmap_cvg,
+        (unsigned long long)r->saved_crashes, (unsigned long long)r->saved_hangs, r->max_depth,
+        r->execs_per_sec, (unsigned long long)r->execs_done, r->edges_found);
 }
 
 static const char *target_mode(const fz_fsrv_t *fs)
@@ -137,11 +136,13 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->var_byte_count = s->var_bytes;
     /* AFL++'s definitions: the share of seen slots that never varied, and
      * of map slots seen at all. */
-    r->stability = r->edges_found ? 100.0 * (r->edges_found - (r->var_byte_count < r->edges_found
-                                                                   ? r->var_byte_count
-                                                                   : r->edges_found)) /
-                                        r->edges_found
-                                  : 100.0;
+    r->stability =
+        r->edges_found
+            ? 100.0 *
+                  (r->edges_found -
+                   (r->var_byte_count < r->edges_found ? r->var_byte_count : r->edges_found)) /
+                  r->edges_found
+            : 100.0;
     r->bitmap_cvg = x->map_size ? 100.0 * r->edges_found / x->map_size : 0;
     r->saved_crashes = s->saved_crashes;
     r->saved_hangs = s->saved_hangs;

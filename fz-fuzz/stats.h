@@ -59,8 +59,8 @@ typedef struct fz_stats_report {
 } fz_stats_report_t;
 
 /* The header line of plot_data, as AFL++ 4.04c writes it. */
-#define FZ_PLOT_HEADER                                                                           \
-    "# relative_time, cycles_done, cur_item, corpus_count, pending_total, pending_favs, "      \
+#define FZ_PLOT_HEADER                                                                             \
+    "# relative_time, cycles_done, cur_item, corpus_count, pending_total, pending_favs, "          \
     "map_size, saved_crashes, saved_hangs, max_depth, execs_per_sec, total_execs, edges_found\n"
 
 /* The fz version afl_version shows. */

@@ -52,12 +52,12 @@ static void draw(fz_state_t *st, const fz_stats_report_t *r, uint64_t now)
            "  now        entry %u of %u\033[K\n",
            FZ_VERSION, st->out.dir, (unsigned long long)(t / 3600),
            (unsigned long long)(t / 60 % 60), (unsigned long long)(t % 60),
-           (unsigned long long)r->execs_done, st->ui.recent_eps, r->execs_per_sec,
-           r->corpus_count, r->corpus_favored, r->pending_total, r->edges_found, r->bitmap_cvg,
-           r->stability, (unsigned long long)r->cycles_done,
-           (unsigned long long)r->cycles_wo_finds, (unsigned long long)r->saved_crashes,
-           (unsigned long long)r->total_crashes, (unsigned long long)r->saved_hangs,
-           r->exec_timeout, find, crash, r->cur_item, r->corpus_count);
+           (unsigned long long)r->execs_done, st->ui.recent_eps, r->execs_per_sec, r->corpus_count,
+           r->corpus_favored, r->pending_total, r->edges_found, r->bitmap_cvg, r->stability,
+           (unsigned long long)r->cycles_done, (unsigned long long)r->cycles_wo_finds,
+           (unsigned long long)r->saved_crashes, (unsigned long long)r->total_crashes,
+           (unsigned long long)r->saved_hangs, r->exec_timeout, find, crash, r->cur_item,
+           r->corpus_count);
     fflush(stdout);
 }
 

@@ -14,10 +14,10 @@
  * cost to one compare. */
 #define FZ_STATUS_CHECK_EXECS 64
 
-#define FZ_STATUS_DRAW_MS 250      /* screen refresh: 4 per second */
-#define FZ_STATUS_LOG_MS 5000      /* one log line per 5 s without a screen */
-#define FZ_STATUS_STATS_MS 2000    /* fuzzer_stats rewrite */
-#define FZ_STATUS_PLOT_MS 5000     /* plot_data line (AFL++ also uses 5 s) */
+#define FZ_STATUS_DRAW_MS 250   /* screen refresh: 4 per second */
+#define FZ_STATUS_LOG_MS 5000   /* one log line per 5 s without a screen */
+#define FZ_STATUS_STATS_MS 2000 /* fuzzer_stats rewrite */
+#define FZ_STATUS_PLOT_MS 5000  /* plot_data line (AFL++ also uses 5 s) */
 
 /* Set up the screen (or not) for this run. */
 void fz_status_init(fz_state_t *st);

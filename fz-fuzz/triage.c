@@ -66,8 +66,7 @@ static void write_readme(fz_state_t *st)
     fz_outdir_save(&st->out, "crashes", "README.txt", text, (size_t)n);
 }
 
-int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
-                    const char *op)
+int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)
 {
     fz_exec_t *x = &st->exec;
     int sig = x->fs.last_signal;
@@ -100,8 +99,7 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     return 1;
 }
 
-int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
-                   const char *op)
+int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)
 {
     st->stats.total_hangs++;
     if (!is_unique(st, st->exec.virgin_hang, &st->stats.blind_hang_seen, 0))

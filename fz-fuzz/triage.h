@@ -19,9 +19,7 @@
 /* Judge the run that just happened (st->exec.fs holds its raw map and
  * signal) on input buf; save it if unique.  src/op name where it came
  * from.  Returns 1 if a file was saved. */
-int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
-                    const char *op);
-int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
-                   const char *op);
+int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op);
+int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op);
 
 #endif

@@ -25,8 +25,8 @@ static int parse(fz_cfg_t *cfg, char *err, const char *const *args)
 
 static void clear_env(void)
 {
-    const char *v[] = {"FZ_NO_UI", "AFL_NO_UI", "FZ_AUTORESUME", "AFL_AUTORESUME",
-                       "FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD"};
+    const char *v[] = {"FZ_NO_UI",       "AFL_NO_UI",      "FZ_AUTORESUME",
+                       "AFL_AUTORESUME", "FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD"};
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         unsetenv(v[i]);
 }
@@ -36,9 +36,9 @@ START_TEST(test_all_flags)
     clear_env();
     fz_cfg_t c;
     char err[256];
-    const char *a[] = {"-i", "in", "-o", "out", "-t", "500", "-m", "64", "-V", "60",
-                       "-E", "1000", "-s", "7", "-x", "d.dict", "-S", "w2", "-f", "cur",
-                       "-q", "-n", "--", "./t", "@@", NULL};
+    const char *a[] = {"-i", "in",  "-o",   "out", "-t", "500", "-m",     "64", "-V",
+                       "60", "-E",  "1000", "-s",  "7",  "-x",  "d.dict", "-S", "w2",
+                       "-f", "cur", "-q",   "-n",  "--", "./t", "@@",     NULL};
     ck_assert_int_eq(parse(&c, err, a), FZ_OPTIONS_OK);
     ck_assert_str_eq(c.in_dir, "in");
     ck_assert_str_eq(c.out_root, "out");
@@ -135,9 +135,9 @@ START_TEST(test_help_replay_resume)
     FILE *f = open_memstream(&text, &len);
     fz_options_usage(f, "fz-fuzz");
     fclose(f);
-    const char *flags[] = {"-i DIR", "-o DIR", "-t MS", "-m MB", "-V SECONDS", "-E N",
-                           "-s SEED", "-x FILE", "-M NAME", "-S NAME", "-f FILE", "-q",
-                           "-n", "--replay DIR", "-h"};
+    const char *flags[] = {"-i DIR",  "-o DIR",  "-t MS",   "-m MB",        "-V SECONDS",
+                           "-E N",    "-s SEED", "-x FILE", "-M NAME",      "-S NAME",
+                           "-f FILE", "-q",      "-n",      "--replay DIR", "-h"};
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
         ck_assert_msg(strstr(text, flags[i]), "usage lacks %s", flags[i]);
     free(text);

@@ -10,8 +10,7 @@
 
 const char *fz_log_prog = "check_queue";
 
-static fz_entry_t *add(fz_queue_t *q, uint32_t len, uint64_t us, const uint32_t *edges,
-                       uint32_t n)
+static fz_entry_t *add(fz_queue_t *q, uint32_t len, uint64_t us, const uint32_t *edges, uint32_t n)
 {
     uint8_t data[64] = {0};
     return fz_queue_add(q, strdup("x"), data, len, us, edges, n, 1);
@@ -73,9 +72,9 @@ START_TEST(test_favored)
     uint32_t big[] = {1, 2, 3};
     uint32_t small[] = {1, 2};
     uint32_t other[] = {3};
-    add(&q, 40, 100, big, 3);  /* id 0: reaches 1,2,3 but costly */
-    add(&q, 4, 10, small, 2);  /* id 1: cheapest for 1,2 */
-    add(&q, 8, 10, other, 1);  /* id 2: cheapest for 3 */
+    add(&q, 40, 100, big, 3); /* id 0: reaches 1,2,3 but costly */
+    add(&q, 4, 10, small, 2); /* id 1: cheapest for 1,2 */
+    add(&q, 8, 10, other, 1); /* id 2: cheapest for 3 */
     fz_queue_cull(&q);
     ck_assert_int_eq(q.e[0]->favored, 0);
     ck_assert_int_eq(q.e[1]->favored, 1);

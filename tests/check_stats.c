@@ -67,14 +67,15 @@ START_TEST(test_keys)
     /* Every key AFL++ 4.04c's afl-whatsup and afl-plot read, plus the rest
      * of its list that we can fill. */
     const char *keys[] = {
-        "start_time", "last_update", "run_time", "fuzzer_pid", "cycles_done",
-        "cycles_wo_finds", "execs_done", "execs_per_sec", "corpus_count", "corpus_favored",
-        "corpus_found", "corpus_imported", "corpus_variable", "max_depth", "cur_item",
-        "pending_favs", "pending_total", "stability", "bitmap_cvg", "saved_crashes",
-        "saved_hangs", "last_find", "last_crash", "last_hang", "execs_since_crash",
-        "exec_timeout", "slowest_exec_ms", "peak_rss_mb", "edges_found", "total_edges",
-        "var_byte_count", "afl_banner", "afl_version", "target_mode", "command_line",
-        "execs_per_fork"};
+        "start_time",        "last_update",     "run_time",        "fuzzer_pid",
+        "cycles_done",       "cycles_wo_finds", "execs_done",      "execs_per_sec",
+        "corpus_count",      "corpus_favored",  "corpus_found",    "corpus_imported",
+        "corpus_variable",   "max_depth",       "cur_item",        "pending_favs",
+        "pending_total",     "stability",       "bitmap_cvg",      "saved_crashes",
+        "saved_hangs",       "last_find",       "last_crash",      "last_hang",
+        "execs_since_crash", "exec_timeout",    "slowest_exec_ms", "peak_rss_mb",
+        "edges_found",       "total_edges",     "var_byte_count",  "afl_banner",
+        "afl_version",       "target_mode",     "command_line",    "execs_per_fork"};
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
         ck_assert_msg(value_of(buf, keys[i], v, sizeof(v)), "missing key %s", keys[i]);
     ck_assert_str_eq(value_of(buf, "execs_done", v, sizeof(v)), "123456");
@@ -89,8 +90,8 @@ START_TEST(test_keys)
     for (char *line = buf; *line;) {
         char *end = strchr(line, '\n');
         ck_assert_ptr_nonnull(end);
-        ck_assert_msg(end - line > 20 && line[18] == ':' && line[19] == ' ',
-                      "bad line: %.*s", (int)(end - line), line);
+        ck_assert_msg(end - line > 20 && line[18] == ':' && line[19] == ' ', "bad line: %.*s",
+                      (int)(end - line), line);
         line = end + 1;
     }
 }
