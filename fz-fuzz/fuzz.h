@@ -20,6 +20,10 @@
  * 64 bytes cost at most 768 runs, a few havoc turns' worth. */
 #define FZ_DET_MAX_BYTES 64
 
+/* Entries up to this many bytes also get every byte value at every
+ * position on their first turn (at most ~1000 runs at 4 bytes). */
+#define FZ_SWEEP_MAX_BYTES 4
+
 /* Most runs spent minimizing one new queue entry (AFL's trimming takes a
  * few dozen; blocks of len/2 .. 1 then byte simplification fit in this on
  * small inputs, and larger ones stop early rather than stall the loop). */
