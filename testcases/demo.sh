@@ -29,7 +29,7 @@ echo "   file: $work/$crash"
 od -A d -t x1z "$crash" | sed 's/^/   /'
 echo "   reproduce it by hand:"
 echo "   (cd $work && ./demo '$crash')"
-(./demo "$crash") >/dev/null 2>&1
+{ ./demo "$crash"; } >/dev/null 2>&1
 status=$?
 echo "   exit status $status ($( [ $status -gt 128 ] && kill -l $((status - 128)) ))"
 [ $status -gt 128 ] || { echo "demo: the saved crash did not reproduce" >&2; exit 1; }
