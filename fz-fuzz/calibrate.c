@@ -24,14 +24,13 @@ static int mark_variable(fz_state_t *st)
         memcpy(&b, x->scratch + i, 8);
         if (a == b)
             continue;
-        for (uint32_t k = i; k < i + 8; k++) {
-            if (now[k] == x->scratch[k] || x->var_map[k])
-                continue;
-            x->var_map[k] = 1;
-            st->stats.var_bytes++;
-            changed = 1;
-        }
         changed = 1;
+        for (uint32_t k = i; k < i + 8; k++) {
+            if (now[k] != x->scratch[k] && !x->var_map[k]) {
+                x->var_map[k] = 1;
+                st->stats.var_bytes++;
+            }
+        }
     }
     return changed;
 }
