@@ -136,13 +136,8 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->var_byte_count = s->var_bytes;
     /* AFL++'s definitions: the share of seen slots that never varied, and
      * of map slots seen at all. */
-    r->stability =
-        r->edges_found
-            ? 100.0 *
-                  (r->edges_found -
-                   (r->var_byte_count < r->edges_found ? r->var_byte_count : r->edges_found)) /
-                  r->edges_found
-            : 100.0;
+    uint32_t var = r->var_byte_count < r->edges_found ? r->var_byte_count : r->edges_found;
+    r->stability = r->edges_found ? 100.0 * (r->edges_found - var) / r->edges_found : 100.0;
     r->bitmap_cvg = x->map_size ? 100.0 * r->edges_found / x->map_size : 0;
     r->saved_crashes = s->saved_crashes;
     r->saved_hangs = s->saved_hangs;
