@@ -38,7 +38,7 @@ static const struct opt opt_table[] = {
     {"-i", "DIR", OPT_STR, AT(in_dir), "seed inputs; '-' resumes the campaign already in -o"},
     {"-o", "DIR", OPT_STR, AT(out_root), "output directory (queue, crashes, hangs, stats)"},
     {"-t", "MS", OPT_U32, AT(timeout_ms),
-     "per-run timeout in ms (default: 5x the slowest seed, 50..1000)"},
+     "per-run timeout in ms (default: 5x the slowest seed, 100..1000)"},
     {"-m", "MB", OPT_U64, AT(mem_mb), "memory limit of the target in MiB (default: none)"},
     {"-V", "SECONDS", OPT_U64, AT(max_secs), "stop after this many seconds"},
     {"-E", "N", OPT_U64, AT(max_execs), "stop after N executions of the target"},
