@@ -9,7 +9,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +64,14 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->timeout_ms = 1000;
+    const char *names[] = {"FZ_NO_DIRECT", "FZ_NO_AFFINITY", "AFL_NO_AFFINITY"};
+    int on[3];
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(names[i]);
+        on[i] = v && *v && strcmp(v, "0") != 0;
+    }
+    cfg->no_direct = on[0];
+    cfg->no_affinity = on[1] || on[2];
 }
 
 int fz_fsrv_file_has(const char *path, const char *sig)
@@ -183,6 +193,10 @@ static void set_child_env(const fz_fsrv_t *fs)
         snprintf(num, sizeof num, "%u", (unsigned)fs->shm.map_alloc);
         setenv(FZ_ENV_MAP_SIZE, num, 1);
         setenv(FZ_ENV_FSRV_VERSION, "1", 1);
+        if (fs->cfg.no_direct)
+            unsetenv(FZ_ENV_FSRV_DIRECT);
+        else
+            setenv(FZ_ENV_FSRV_DIRECT, "1", 1);
         if (fs->shm.fuzz) {
             snprintf(num, sizeof num, "%d", fs->shm.fuzz_id);
             setenv(FZ_ENV_SHM_FUZZ_ID, num, 1);
@@ -277,6 +291,67 @@ static int wait_pid_for(pid_t pid, int *status, int ms)
     }
 }
 
+/* Marks in taken every CPU that some other user process is bound to alone
+ * (its Cpus_allowed_list is a single number): another fuzzer or target.
+ * Kernel threads (no VmSize line) are bound per CPU and do not count. */
+static void cpus_taken(cpu_set_t *taken)
+{
+    CPU_ZERO(taken);
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    struct dirent *e;
+    char path[300], line[256];
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == (int)getpid())
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        int user = 0;
+        while (fgets(line, sizeof line, f)) {
+            char *end;
+            if (strncmp(line, "VmSize:", 7) == 0)
+                user = 1;
+            if (strncmp(line, "Cpus_allowed_list:", 18) != 0)
+                continue;
+            long cpu = strtol(line + 18, &end, 10);
+            if (user && end != line + 18 && (*end == '\n' || *end == 0) && cpu >= 0 &&
+                cpu < CPU_SETSIZE)
+                CPU_SET((int)cpu, taken);
+            break;
+        }
+        fclose(f);
+    }
+    closedir(d);
+}
+
+/* Binds this process (and so the target) to one free CPU; see fsrv.h. */
+static void bind_cpu(fz_fsrv_t *fs)
+{
+    cpu_set_t cur, taken, one;
+    _Static_assert(sizeof fs->saved_cpus >= sizeof cur, "saved_cpus too small");
+    if (fs->cfg.no_affinity || sched_getaffinity(0, sizeof cur, &cur) || CPU_COUNT(&cur) <= 1)
+        return;
+    cpus_taken(&taken);
+    int pick = sched_getcpu();
+    if (pick < 0 || !CPU_ISSET(pick, &cur) || CPU_ISSET(pick, &taken)) {
+        pick = -1;
+        for (int c = 0; c < CPU_SETSIZE && pick < 0; c++)
+            if (CPU_ISSET(c, &cur) && !CPU_ISSET(c, &taken))
+                pick = c;
+    }
+    if (pick < 0)
+        return; /* every CPU has its fuzzer: sharing one would be worse */
+    CPU_ZERO(&one);
+    CPU_SET(pick, &one);
+    if (sched_setaffinity(0, sizeof one, &one) == 0) {
+        memcpy(fs->saved_cpus, &cur, sizeof cur);
+        fs->bound_cpu = pick;
+    }
+}
+
 /* Explains why the handshake did not happen. */
 static void diagnose_no_handshake(fz_fsrv_t *fs, int why, char *err, size_t errlen)
 {
@@ -367,6 +442,9 @@ static int handshake_v1(fz_fsrv_t *fs, int wait_ms, char *err, size_t errlen)
     }
     if ((opts & FZ_FS_NEW_OPT_SHDMEM_FUZZ) && fs->shm.fuzz)
         fs->delivery = FZ_DELIVER_SHM;
+    /* The runtime offers this only when we asked, and is committed to it
+     * once offered (the handshake has no answer to options). */
+    fs->direct = (opts & FZ_FS_NEW_OPT_FZ_DIRECT) != 0;
     if (opts & FZ_FS_NEW_OPT_AUTODICT) {
         /* We do not use the dictionary yet, but must drain it. */
         if (read_u32(fs->st_fd, &v, wait_ms))
@@ -498,6 +576,7 @@ int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t err
     fs->ctl_fd = fs->st_fd = fs->input_fd = fs->dev_null_fd = -1;
     fs->shm.map_id = fs->shm.fuzz_id = -1;
     fs->handshake_version = cfg->blind ? -1 : 0;
+    fs->bound_cpu = -1;
     if (!cfg->argv || !cfg->argv[0]) {
         snprintf(err, errlen, "no target program given; put it after --, e.g. -- ./target @@");
         return -1;
@@ -520,6 +599,7 @@ int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t err
     if (fz_shm_create(&fs->shm, !cfg->blind && !cfg->no_shm_input, err, errlen))
         goto fail;
     fs->trace_bits = fs->shm.map;
+    bind_cpu(fs);
     if (cfg->blind) {
         fs->map_size = FZ_MAP_SIZE_MIN; /* stays all zero: no coverage */
         return 0;
@@ -636,6 +716,93 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
     return judge(fs, status, timed_out);
 }
 
+/* Reads the rest of a FZ_FS_DIRECT_DIED message: pid and wait status. */
+static int read_died(fz_fsrv_t *fs, uint32_t *pid, uint32_t *status)
+{
+    return read_u32(fs->st_fd, pid, KILL_WAIT_MS) || read_u32(fs->st_fd, status, KILL_WAIT_MS);
+}
+
+/* After a timeout in direct mode: kills the child and reads until the
+ * forkserver reports that child's death, so nothing from it is left in
+ * the pipe.  A new child announced meanwhile (the old one had ended
+ * between runs) is the one running this input: it is killed too. */
+static fz_run_result_t direct_kill(fz_fsrv_t *fs)
+{
+    uint32_t w, pid, status;
+    if (fs->child_pid > 0)
+        kill(fs->child_pid, SIGKILL);
+    for (;;) {
+        if (read_u32(fs->st_fd, &w, KILL_WAIT_MS))
+            return run_error(fs, "waiting for a killed child's status");
+        if ((w & FZ_FS_DIRECT_TAG_MASK) == 0) {
+            fs->child_pid = (pid_t)w;
+            fs->total_forks++;
+            kill(fs->child_pid, SIGKILL);
+        } else if ((w & FZ_FS_DIRECT_TAG_MASK) == FZ_FS_DIRECT_DIED) {
+            if (read_died(fs, &pid, &status))
+                return run_error(fs, "reading a killed child's status");
+            if ((pid_t)pid == fs->child_pid)
+                break;
+        } else if ((w & FZ_FS_DIRECT_TAG_MASK) != FZ_FS_DIRECT_OK) {
+            return run_error(fs, "reading a garbled status word");
+        }
+    }
+    fs->child_pid = -1;
+    return judge(fs, (int)status, 1);
+}
+
+/* One run in direct mode (include/fz-protocol.h): send the next sequence
+ * number; a live child answers ok itself, or the forkserver announces a
+ * new child and later, if it dies during the run, its status.  Words from
+ * earlier runs (a seq that is not ours) are skipped. */
+static fz_run_result_t run_direct(fz_fsrv_t *fs, uint64_t t0)
+{
+    fs->direct_seq = fs->direct_seq >= FZ_FS_DIRECT_SEQ ? 1 : fs->direct_seq + 1;
+    uint32_t seq = fs->direct_seq, w, pid, status;
+    if (write_u32(fs->ctl_fd, seq))
+        return run_error(fs, "asked to run");
+    for (;;) {
+        int64_t left = (int64_t)fs->cfg.timeout_ms - (int64_t)(now_us() - t0) / 1000;
+        /* Without a known child the fork itself may be slow: allow for it
+         * as the classic protocol does for the pid word. */
+        if (fs->child_pid <= 0)
+            left += KILL_WAIT_MS;
+        int r = read_u32(fs->st_fd, &w, left > 0 ? (int)left : 0);
+        if (r == 1 && fs->child_pid <= 0)
+            return run_error(fs, "starting a child");
+        if (r == 1) {
+            fz_run_result_t res = direct_kill(fs);
+            fs->last_exec_us = now_us() - t0;
+            return res;
+        }
+        if (r)
+            return run_error(fs, "waiting for a child's status");
+        uint32_t tag = w & FZ_FS_DIRECT_TAG_MASK;
+        if (tag == 0) { /* a new child serves this run */
+            if (w == 0)
+                return run_error(fs, "starting a child (fork failed in the target)");
+            fs->child_pid = (pid_t)w;
+            fs->total_forks++;
+        } else if (tag == FZ_FS_DIRECT_OK) {
+            if ((w & FZ_FS_DIRECT_SEQ) == seq) {
+                fs->last_exec_us = now_us() - t0;
+                return judge(fs, 0, 0);
+            }
+        } else if (tag == FZ_FS_DIRECT_DIED) {
+            if (read_died(fs, &pid, &status))
+                return run_error(fs, "reading a child's status");
+            if ((pid_t)pid == fs->child_pid)
+                fs->child_pid = -1;
+            if ((w & FZ_FS_DIRECT_SEQ) == seq) {
+                fs->last_exec_us = now_us() - t0;
+                return judge(fs, (int)status, 0);
+            }
+        } else {
+            return run_error(fs, "reading a garbled status word");
+        }
+    }
+}
+
 fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
 {
     memset(fs->trace_bits, 0, fs->map_size);
@@ -651,6 +818,8 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
         return FZ_RUN_ERROR;
 
     uint64_t t0 = now_us();
+    if (fs->direct)
+        return run_direct(fs, t0);
     uint32_t pid, status;
     if (write_u32(fs->ctl_fd, (uint32_t)fs->last_killed))
         return run_error(fs, "asked to run");
@@ -714,4 +883,10 @@ void fz_fsrv_stop(fz_fsrv_t *fs)
     }
     fz_shm_destroy(&fs->shm);
     fs->trace_bits = NULL;
+    if (fs->bound_cpu >= 0) {
+        cpu_set_t cur;
+        memcpy(&cur, fs->saved_cpus, sizeof cur);
+        sched_setaffinity(0, sizeof cur, &cur);
+        fs->bound_cpu = -1;
+    }
 }

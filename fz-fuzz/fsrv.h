@@ -44,6 +44,10 @@ typedef struct {
     int blind;              /* -n: fork+exec per run, no handshake, no coverage */
     int debug_child;        /* keep the target's stdout/stderr (FZ_DEBUG_CHILD=1) */
     int no_shm_input;       /* never use shared-memory input even if offered */
+    int no_direct;          /* keep AFL++'s SIGSTOP persistent protocol even with an
+                               fz runtime (FZ_NO_DIRECT=1; fz_fsrv_cfg_init reads it) */
+    int no_affinity;        /* do not bind to a free CPU (FZ_NO_AFFINITY=1 or
+                               AFL_NO_AFFINITY=1; fz_fsrv_cfg_init reads them) */
 } fz_fsrv_cfg_t;
 
 typedef struct {
@@ -55,6 +59,8 @@ typedef struct {
     int handshake_version; /* 1, 0 = legacy, -1 = blind mode */
     int persistent;        /* binary has FZ_SIG_PERSISTENT */
     int deferred;          /* binary has FZ_SIG_DEFER */
+    int direct;            /* direct persistent mode negotiated (fz-protocol.h) */
+    int bound_cpu;         /* CPU this process and the target are bound to, -1 none */
 
     /* Last run. */
     int last_status;       /* waitpid() status */
@@ -77,19 +83,28 @@ typedef struct {
     int input_fd;
     int dev_null_fd;
     pid_t fsrv_pid;
-    pid_t child_pid;   /* current child (a stopped persistent one too) */
-    int child_stopped; /* persistent child paused itself (WIFSTOPPED) */
-    int last_killed;   /* we killed the previous child */
-    int ctl_fd;        /* we write commands here (target's fd 198) */
-    int st_fd;         /* we read replies here (target's fd 199) */
+    pid_t child_pid;              /* current child (a stopped persistent one too) */
+    int child_stopped;            /* persistent child paused itself (WIFSTOPPED) */
+    int last_killed;              /* we killed the previous child */
+    uint32_t direct_seq;          /* direct mode: sequence number of the last request */
+    int ctl_fd;                   /* we write commands here (target's fd 198) */
+    int st_fd;                    /* we read replies here (target's fd 199) */
+    unsigned long saved_cpus[16]; /* affinity before binding (a cpu_set_t) */
 } fz_fsrv_t;
 
-/* Fills cfg with defaults (no argv, 1000 ms, no memory limit). */
+/* Fills cfg with defaults (no argv, 1000 ms, no memory limit; no_direct
+ * and no_affinity from the environment). */
 void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg);
 
 /* Creates the shared memory, starts the target and completes the
- * handshake.  Returns 0, or -1 with a one-line message (cause and fix) in
- * err; nothing is left running on failure. */
+ * handshake.  Unless cfg->no_affinity, first binds the calling process (and
+ * so the target it forks) to one CPU that no other process is bound to, as
+ * afl-fuzz does: the fuzzer and the target hand the turn to each other once
+ * or twice per run, and a wake-up on the same CPU is several times cheaper
+ * than one across CPUs (an inter-processor interrupt; worse in a VM).
+ * A process already restricted to one CPU (taskset) is left alone.
+ * Returns 0, or -1 with a one-line message (cause and fix) in err; nothing
+ * is left running on failure. */
 int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t errlen);
 
 /* Runs the target once on buf: clears map[0..map_size), delivers the input,
@@ -101,8 +116,9 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len);
 /* Changes the per-run timeout (e.g. after calibration). */
 void fz_fsrv_set_timeout(fz_fsrv_t *fs, uint32_t timeout_ms);
 
-/* Kills the forkserver and any child, removes a private input file and
- * detaches the shared memory.  Safe to call twice. */
+/* Kills the forkserver and any child, removes a private input file,
+ * detaches the shared memory and restores the CPU affinity.  Safe to call
+ * twice. */
 void fz_fsrv_stop(fz_fsrv_t *fs);
 
 /* Non-zero if the file at path contains the byte string sig (as afl-fuzz

@@ -28,7 +28,35 @@
  *  (fz-fuzz always does); otherwise it speaks the legacy handshake, which
  *  every AFL++ release understands.
  *
- *  Per run (both handshakes):
+ *  Direct persistent mode (fz only; on top of version 1):
+ *    When the fuzzer sets FZ_ENV_FSRV_DIRECT=1 and the binary is persistent
+ *    (FZ_ENV_PERSISTENT), the runtime adds FZ_FS_NEW_OPT_FZ_DIRECT to the
+ *    version-1 options word (no parameter follows it).  If the fuzzer sees
+ *    the bit, every run after the handshake uses the direct words below
+ *    instead of was_killed -> pid -> status; otherwise nothing changes.
+ *    afl-fuzz never sets the variable, so it never sees the bit, and an
+ *    older fz-fuzz (or an afl-cc binary) simply keeps the classic protocol.
+ *
+ *    fuzzer -> target : u32 request: a sequence number 1..FZ_FS_DIRECT_SEQ
+ *                       (never 0), one per run, wrapping.
+ *    Read by whoever is waiting on fd 198: a live persistent child that
+ *    finished its previous run, or else the forkserver parent, which then
+ *    forks and answers
+ *    target -> fuzzer : u32 child pid (always < 2^24, so its top byte is 0)
+ *    The run's result is then one of:
+ *    child  -> fuzzer : FZ_FS_DIRECT_OK | seq      the run finished; the
+ *                       child is alive and waits for the next request
+ *    parent -> fuzzer : FZ_FS_DIRECT_DIED | seq, pid, wait status (3 words)
+ *                       the child died; seq is the run it was in, 0 if it
+ *                       was between runs (e.g. after the last pass of
+ *                       __AFL_LOOP, or killed while idle).
+ *    The parent reports every child death exactly once, so after killing a
+ *    child (timeout) the fuzzer reads words until the DIED of that pid.
+ *    A word whose seq is not the current run's is stale (from a run the
+ *    fuzzer already gave up on, or a child's exit after its last pass) and
+ *    is skipped; a pid word means a new child serves the current run.
+ *
+ * Classic per run (both handshakes):
  *    fuzzer -> target : u32 was_killed (non-zero if the fuzzer killed the
  *                       previous child, e.g. on a timeout)
  *    target -> fuzzer : u32 child pid
@@ -80,6 +108,17 @@
 #define FZ_FS_NEW_OPT_MAPSIZE 0x00000001u
 #define FZ_FS_NEW_OPT_SHDMEM_FUZZ 0x00000002u
 #define FZ_FS_NEW_OPT_AUTODICT 0x00000800u
+
+/* Direct persistent mode (fz's own; see the top of this file).  AFL++'s
+ * version-1 options use bits 0x1, 0x2 and 0x800 (and some builds OR in the
+ * legacy 0x02000000); bit 20 is unused by AFL++ and its forks we know of,
+ * and is only ever sent to a fuzzer that set FZ_ENV_FSRV_DIRECT. */
+#define FZ_FS_NEW_OPT_FZ_DIRECT 0x00100000u
+#define FZ_ENV_FSRV_DIRECT "__FZ_FSRV_DIRECT" /* "1": fuzzer speaks direct mode */
+#define FZ_FS_DIRECT_TAG_MASK 0xff000000u
+#define FZ_FS_DIRECT_SEQ 0x00ffffffu  /* sequence numbers: 1..this */
+#define FZ_FS_DIRECT_OK 0x4f000000u   /* 'O' | seq: run done, child alive */
+#define FZ_FS_DIRECT_DIED 0x44000000u /* 'D' | seq, then pid, then status */
 
 /* Error codes carried by either handshake's error word. */
 #define FZ_FS_ERROR_MAP_SIZE 1

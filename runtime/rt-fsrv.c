@@ -13,12 +13,23 @@
  * itself with SIGSTOP after each one, the forkserver sees WIFSTOPPED (it
  * waits with WUNTRACED), reports that status, and resumes the child with
  * SIGCONT on the next request.  This is exactly what afl-fuzz expects.
+ *
+ * Direct mode (fz-fuzz only, negotiated in the version-1 handshake; the
+ * words are in include/fz-protocol.h): the persistent child keeps 198/199
+ * and talks to the fuzzer itself, reading each request and answering "ok"
+ * when the pass is done, so a run costs one pipe round trip between two
+ * processes instead of a trip through the forkserver plus SIGSTOP/SIGCONT.
+ * The forkserver parent only forks when the fuzzer asks and no child is
+ * listening, and reports each child's death.  A MAP_SHARED page tells it
+ * which run the child was in when it died (0: between runs).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,8 +47,15 @@ static struct {
     int in_child;   /* this process is a fuzzed child */
     int persistent; /* the fuzzer said the binary is persistent */
     int fds_seen;   /* 198/199 were the fuzzer's pipes at start-up */
+    int direct;     /* direct mode was negotiated (see the top) */
+    pid_t me;       /* in direct mode: the child's pid (its forks are not it) */
     struct stat ctl_st, st_st;
 } fs;
+
+/* Shared between the forkserver parent and its child in direct mode: the
+ * sequence number of the run the child is in, 0 while it is between runs.
+ * The child writes it, the parent reads it after the child died. */
+static volatile uint32_t *fz_direct_cur;
 
 static void say(const char *msg)
 {
@@ -78,6 +96,13 @@ static int fds_usable(void)
 static int write_u32(uint32_t v)
 {
     return write(ST_FD, &v, 4) == 4 ? 0 : -1;
+}
+
+/* Several words in one write(2): a pipe write of up to PIPE_BUF bytes is
+ * atomic, so the fuzzer never sees half a message. */
+static int write_words(const uint32_t *w, size_t n)
+{
+    return write(ST_FD, w, n * 4) == (ssize_t)(n * 4) ? 0 : -1;
 }
 
 static int read_u32(uint32_t *v)
@@ -124,7 +149,8 @@ static int handshake_legacy(int err, uint32_t size, int want_shm)
 
 /* Version-1 handshake (AFL++ 4.20+, fz-fuzz): version, echo, options, map
  * size, version.  Shared-memory input is used when the fuzzer named a
- * segment in the environment. */
+ * segment in the environment.  Direct mode is offered to a fuzzer that
+ * asked for it (FZ_ENV_FSRV_DIRECT) when the binary is persistent. */
 static int handshake_v1(int err, uint32_t size, int want_shm)
 {
     if (write_u32(FZ_FS_NEW_VERSION))
@@ -146,10 +172,53 @@ static int handshake_v1(int err, uint32_t size, int want_shm)
         write_u32(FZ_FS_NEW_ERROR | (uint32_t)err);
         _exit(1);
     }
-    uint32_t opt = FZ_FS_NEW_OPT_MAPSIZE | (shm ? FZ_FS_NEW_OPT_SHDMEM_FUZZ : 0);
+    const char *d = getenv(FZ_ENV_FSRV_DIRECT);
+    if (fs.persistent && d && d[0] == '1' && !d[1]) {
+        void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (page != MAP_FAILED) {
+            fz_direct_cur = page;
+            fs.direct = 1;
+        }
+    }
+    uint32_t opt = FZ_FS_NEW_OPT_MAPSIZE | (shm ? FZ_FS_NEW_OPT_SHDMEM_FUZZ : 0) |
+                   (fs.direct ? FZ_FS_NEW_OPT_FZ_DIRECT : 0);
     if (write_u32(opt) || write_u32(size) || write_u32(FZ_FS_NEW_VERSION))
         _exit(1);
     return 0;
+}
+
+/* Direct mode's forkserver: each request it reads finds no live child
+ * (the child reads requests itself while it lives), so it forks one, says
+ * its pid, waits for it to die and reports the death with the run it was
+ * in.  Returns only in a new child, which keeps 198/199. */
+static void serve_direct(void)
+{
+    for (;;) {
+        uint32_t req;
+        int status;
+        if (read_u32(&req))
+            _exit(0);
+        *fz_direct_cur = req & FZ_FS_DIRECT_SEQ;
+        pid_t child = fork();
+        if (child < 0)
+            _exit(1);
+        if (child == 0) {
+            fs.in_child = 1;
+            fs.me = getpid();
+            return;
+        }
+        if (write_u32((uint32_t)child))
+            _exit(1);
+        int r;
+        while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
+            ;
+        if (r < 0)
+            _exit(1);
+        uint32_t msg[3] = {FZ_FS_DIRECT_DIED | (*fz_direct_cur & FZ_FS_DIRECT_SEQ), (uint32_t)child,
+                           (uint32_t)status};
+        if (write_words(msg, 3))
+            _exit(1);
+    }
 }
 
 /* Serves runs until the fuzzer goes away.  Returns only in a new child. */
@@ -215,7 +284,14 @@ static void fsrv_start(void)
      * forkserver needs the default, the child gets the program's back. */
     struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
     sigaction(SIGCHLD, &dfl, &old);
-    serve();
+    if (fs.direct) {
+        /* The child keeps 198/199; a program it execs must not. */
+        fcntl(CTL_FD, F_SETFD, FD_CLOEXEC);
+        fcntl(ST_FD, F_SETFD, FD_CLOEXEC);
+        serve_direct();
+    } else {
+        serve();
+    }
     sigaction(SIGCHLD, &old, NULL);
 }
 
@@ -238,11 +314,30 @@ __attribute__((constructor)) static void fz_rt_init(void)
     __fz_manual_init();
 }
 
+/* Direct mode, between two passes: reports the finished run, waits for the
+ * next request and marks the child busy with it.  The fuzzer going away
+ * ends the child. */
+static void direct_next(void)
+{
+    uint32_t ok = FZ_FS_DIRECT_OK | (*fz_direct_cur & FZ_FS_DIRECT_SEQ), req;
+    if (write_u32(ok))
+        _exit(0);
+    /* Idle from here: dying now is not the fuzzer's current run. */
+    *fz_direct_cur = 0;
+    if (read_u32(&req))
+        _exit(0);
+    *fz_direct_cur = req & FZ_FS_DIRECT_SEQ;
+}
+
 FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
 {
     static int first = 1;
     static unsigned int left;
     int live = fs.in_child && fs.persistent;
+    /* A process the harness forked is not the fuzzer's child: it must not
+     * read requests or answer them. */
+    if (live && fs.direct && getpid() != fs.me)
+        return 0;
     if (first) {
         first = 0;
         left = max ? max : 1;
@@ -251,14 +346,27 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
             __fz_rt_map_clear();
         return 1;
     }
-    if (live && --left > 0) {
-        raise(SIGSTOP);
+    if (live && left > 1) {
+        left--;
+        if (fs.direct)
+            direct_next();
+        else
+            raise(SIGSTOP);
         __fz_rt_map_clear();
         return 1;
     }
     /* What runs after the loop (exit handlers) is not the input's either. */
-    if (live)
+    if (live && left == 1) {
+        left = 0; /* ended: later calls return 0 and say nothing */
         __fz_rt_map_detach();
+        /* The last pass is done too; the child's exit comes after it and
+         * belongs to no run (the parent reports it with seq 0). */
+        if (fs.direct) {
+            if (write_u32(FZ_FS_DIRECT_OK | (*fz_direct_cur & FZ_FS_DIRECT_SEQ)))
+                _exit(0);
+            *fz_direct_cur = 0;
+        }
+    }
     return 0;
 }
 FZ_RT_EXPORT int __afl_persistent_loop(unsigned int max)
