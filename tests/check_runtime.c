@@ -3,7 +3,9 @@
  * word by word by a minimal fuzzer written here (include/fz-protocol.h):
  * both handshakes, the map size report, error words, the per-run loop,
  * persistent pauses (WIFSTOPPED), was_killed, shared-memory input, deferred
- * init and the closed-descriptor diagnosis.
+ * init and the closed-descriptor diagnosis; and fz's direct persistent mode
+ * (negotiation, ok runs, crash and exit mid-run, loop end, kill while idle,
+ * timeout kills at any moment).
  *
  * Targets (built by runtime/module.mk, hand-instrumented, no fz-cc needed):
  *   build/rt/rt_edges  testcases/rt_edges.c, 16 slots, stdin/file input
@@ -282,6 +284,218 @@ START_TEST(closed_fds_before_init_are_diagnosed)
 }
 END_TEST
 
+/* ---- Direct persistent mode (include/fz-protocol.h) ---- */
+
+static const char *const direct_env[] = {FZ_ENV_FSRV_VERSION "=1", FZ_ENV_FSRV_DIRECT "=1",
+                                         FZ_ENV_PERSISTENT "=1", FZ_ENV_DEFER "=1", NULL};
+
+/* Version-1 handshake with rt_loop; returns the options word. */
+static uint32_t v1_start(tgt_t *t, const char *path, const char *const *env)
+{
+    tgt_start(t, path, 65536, env);
+    ck_assert_uint_eq(rd_ok(t), FZ_FS_NEW_VERSION);
+    wr(t, FZ_FS_NEW_VERSION ^ 0xffffffffu);
+    uint32_t opt = rd_ok(t);
+    ck_assert_uint_eq(opt & FZ_FS_NEW_OPT_MAPSIZE, FZ_FS_NEW_OPT_MAPSIZE);
+    rd_ok(t); /* map size */
+    ck_assert_uint_eq(rd_ok(t), FZ_FS_NEW_VERSION);
+    return opt;
+}
+
+/* Puts input in the test-case shm, clears the map, sends request seq. */
+static void dreq(tgt_t *t, uint32_t seq, const char *input)
+{
+    uint32_t len = (uint32_t)strlen(input);
+    memcpy(t->fuzz, &len, 4);
+    memcpy(t->fuzz + FZ_SHM_FUZZ_HDR, input, len);
+    memset(t->map, 0, 64);
+    wr(t, seq);
+}
+
+#define TAG(w) ((w)&FZ_FS_DIRECT_TAG_MASK)
+#define SEQ(w) ((w)&FZ_FS_DIRECT_SEQ)
+
+/* Reads a DIED message; returns the status, checks seq and pid. */
+static int died(tgt_t *t, uint32_t seq, uint32_t pid)
+{
+    uint32_t w = rd_ok(t);
+    ck_assert_uint_eq(TAG(w), FZ_FS_DIRECT_DIED);
+    ck_assert_uint_eq(SEQ(w), seq);
+    ck_assert_uint_eq(rd_ok(t), pid);
+    return (int)rd_ok(t);
+}
+
+START_TEST(direct_negotiation)
+{
+    tgt_t t;
+    /* Only when asked, only for persistent binaries, only in version 1. */
+    const char *no_ask[] = {FZ_ENV_FSRV_VERSION "=1", FZ_ENV_PERSISTENT "=1", FZ_ENV_DEFER "=1",
+                            NULL};
+    ck_assert_uint_eq(v1_start(&t, LOOP, no_ask) & FZ_FS_NEW_OPT_FZ_DIRECT, 0);
+    tgt_stop(&t);
+    const char *not_pers[] = {FZ_ENV_FSRV_VERSION "=1", FZ_ENV_FSRV_DIRECT "=1", NULL};
+    ck_assert_uint_eq(v1_start(&t, EDGES, not_pers) & FZ_FS_NEW_OPT_FZ_DIRECT, 0);
+    tgt_stop(&t);
+    const char *legacy[] = {FZ_ENV_FSRV_DIRECT "=1", FZ_ENV_PERSISTENT "=1", NULL};
+    loop_start(&t, legacy); /* legacy options word, no direct bit, SIGSTOP as before */
+    uint32_t pid;
+    ck_assert(WIFSTOPPED(run(&t, "a", 0, &pid)));
+    tgt_stop(&t);
+    uint32_t opt = v1_start(&t, LOOP, direct_env);
+    ck_assert_uint_eq(opt & FZ_FS_NEW_OPT_FZ_DIRECT, FZ_FS_NEW_OPT_FZ_DIRECT);
+    ck_assert_uint_eq(opt & FZ_FS_NEW_OPT_SHDMEM_FUZZ, FZ_FS_NEW_OPT_SHDMEM_FUZZ);
+    tgt_stop(&t);
+}
+END_TEST
+
+START_TEST(direct_ok_runs_and_loop_end)
+{
+    tgt_t t;
+    v1_start(&t, LOOP, direct_env);
+    /* A fresh child: the forkserver says its pid, the child says ok. */
+    dreq(&t, 1, "a");
+    uint32_t p1 = rd_ok(&t);
+    ck_assert_uint_eq(TAG(p1), 0);
+    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 1);
+    ck_assert_int_eq(map_count(&t), 1);
+    ck_assert_int_eq(t.map[1], 1);
+    /* Passes 2..4 in the same child: nothing but ok, one slot each. */
+    const char *in[] = {"b", "c", "d"};
+    for (uint32_t i = 0; i < 3; i++) {
+        dreq(&t, 2 + i, in[i]);
+        ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | (2 + i));
+        ck_assert_int_eq(map_count(&t), 1);
+        ck_assert_int_eq(t.map[2 + i], 1);
+    }
+    /* The 4th pass ended the loop: the child exits by itself and the
+     * forkserver reports that with seq 0 (no run), before any request. */
+    int s = died(&t, 0, p1);
+    ck_assert(WIFEXITED(s) && WEXITSTATUS(s) == 0);
+    ck_assert_int_eq(map_count(&t), 1); /* exit handlers left the map alone */
+    dreq(&t, 5, "e");
+    uint32_t p2 = rd_ok(&t);
+    ck_assert_uint_eq(TAG(p2), 0);
+    ck_assert_uint_ne(p1, p2);
+    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 5);
+    ck_assert_int_eq(t.map[5], 1);
+    tgt_stop(&t);
+}
+END_TEST
+
+START_TEST(direct_crash_and_exit_mid_run)
+{
+    tgt_t t;
+    v1_start(&t, LOOP, direct_env);
+    dreq(&t, 1, "a");
+    uint32_t p1 = rd_ok(&t);
+    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 1);
+    /* A crash in a live child: the forkserver reports it for run 2. */
+    dreq(&t, 2, "!");
+    int s = died(&t, 2, p1);
+    ck_assert(WIFSIGNALED(s) && WTERMSIG(s) == SIGABRT);
+    /* A crash in the first pass of a fresh child. */
+    dreq(&t, 3, "!");
+    uint32_t p2 = rd_ok(&t);
+    ck_assert_uint_ne(p1, p2);
+    s = died(&t, 3, p2);
+    ck_assert(WIFSIGNALED(s) && WTERMSIG(s) == SIGABRT);
+    /* exit() inside the loop: an exit status for that run, then a fork. */
+    dreq(&t, 4, "b");
+    uint32_t p3 = rd_ok(&t);
+    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 4);
+    dreq(&t, 5, "x");
+    s = died(&t, 5, p3);
+    ck_assert(WIFEXITED(s) && WEXITSTATUS(s) == 0);
+    dreq(&t, 6, "c");
+    ck_assert_uint_ne(rd_ok(&t), p3);
+    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 6);
+    ck_assert_int_eq(t.map[3], 1);
+    tgt_stop(&t);
+}
+END_TEST
+
+START_TEST(direct_was_killed_while_idle)
+{
+    /* The fuzzer's timer can fire just after the child said ok: it kills an
+     * idle child.  The forkserver still reports that death (seq 0), so the
+     * fuzzer, which reads until the DIED of the pid it killed, never waits
+     * in vain; the next request gets a fresh child. */
+    tgt_t t;
+    v1_start(&t, LOOP, direct_env);
+    dreq(&t, 7, "a");
+    uint32_t p1 = rd_ok(&t);
+    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 7);
+    kill((pid_t)p1, SIGKILL);
+    int s = died(&t, 0, p1);
+    ck_assert(WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL);
+    dreq(&t, 8, "b");
+    uint32_t p2 = rd_ok(&t);
+    ck_assert_uint_eq(TAG(p2), 0);
+    ck_assert_uint_ne(p1, p2);
+    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 8);
+    tgt_stop(&t);
+}
+END_TEST
+
+/* One run as fz-fuzz does it: skip words of other runs, follow new pids.
+ * Returns -1 for ok, else the wait status; *pid is the current child. */
+static int drun(tgt_t *t, uint32_t seq, const char *input, uint32_t *pid)
+{
+    dreq(t, seq, input);
+    for (;;) {
+        uint32_t w = rd_ok(t);
+        if (TAG(w) == 0) {
+            *pid = w;
+        } else if (TAG(w) == FZ_FS_DIRECT_OK) {
+            if (SEQ(w) == seq)
+                return -1;
+        } else {
+            ck_assert_uint_eq(TAG(w), FZ_FS_DIRECT_DIED);
+            uint32_t p = rd_ok(t), s = rd_ok(t);
+            if (SEQ(w) == seq) {
+                ck_assert_uint_eq(p, *pid);
+                return (int)s;
+            }
+        }
+    }
+}
+
+START_TEST(direct_timeout_kill_at_any_moment)
+{
+    /* A timeout kill can land before the child read the request, during the
+     * pass, or after its ok.  Whatever the interleaving, exactly one DIED
+     * of that pid follows, and the protocol carries on in step. */
+    tgt_t t;
+    v1_start(&t, LOOP, direct_env);
+    uint32_t seq = 1, pid = 0;
+    ck_assert_int_eq(drun(&t, seq++, "a", &pid), -1);
+    for (int i = 0; i < 40; i++) {
+        dreq(&t, seq++, "b");
+        if (i & 1)
+            usleep(50);
+        kill((pid_t)pid, SIGKILL);
+        uint32_t w, p, s;
+        for (;;) {
+            w = rd_ok(&t);
+            if (TAG(w) == 0) { /* only a child that had ended may be replaced */
+                pid = w;
+                kill((pid_t)pid, SIGKILL);
+            } else if (TAG(w) == FZ_FS_DIRECT_DIED) {
+                p = rd_ok(&t), s = rd_ok(&t);
+                if (p == pid)
+                    break;
+            }
+        }
+        ck_assert(WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL);
+        uint32_t old = pid;
+        ck_assert_int_eq(drun(&t, seq++, "c", &pid), -1);
+        ck_assert_uint_ne(pid, old);
+        ck_assert_int_eq(t.map[3], 1);
+    }
+    tgt_stop(&t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("runtime");
@@ -294,6 +508,11 @@ int main(void)
     tcase_add_test(tc, persistent_stops_and_resumes);
     tcase_add_test(tc, persistent_was_killed_and_exit_in_loop);
     tcase_add_test(tc, closed_fds_before_init_are_diagnosed);
+    tcase_add_test(tc, direct_negotiation);
+    tcase_add_test(tc, direct_ok_runs_and_loop_end);
+    tcase_add_test(tc, direct_crash_and_exit_mid_run);
+    tcase_add_test(tc, direct_was_killed_while_idle);
+    tcase_add_test(tc, direct_timeout_kill_at_any_moment);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
