@@ -3,8 +3,12 @@
 # same binary in the same run, in forkserver mode (testcases/rt_branches.c,
 # input file @@) and in persistent + shared-memory mode
 # (testcases/persistent.c), printed as ratios; plus this machine's raw
-# fork()+waitpid() rate, the ceiling for forkserver mode.
+# fork()+waitpid() rate, the ceiling for forkserver mode.  In persistent
+# mode fz-fuzz is also run with FZ_NO_DIRECT=1 (AFL++'s SIGSTOP protocol
+# against the same runtime), to show what the direct loop is worth.
 #
+# Both fuzzers bind themselves and the target to a free CPU (their default;
+# AFL_NO_AFFINITY is not set), so each pays same-CPU wake-ups.
 # Each fuzzer runs BENCH_SECONDS (default 5) with -V; the rate is
 # execs_done / run time from out/default/fuzzer_stats.  The goal is a ratio
 # >= 1.0 in both modes; below it the script warns but does not fail (a
@@ -31,17 +35,23 @@ rate() {
         END { t = (r > 0) ? r : l - s; if (t < 1) t = 1; printf "%.0f", e / t }' "$1/default/fuzzer_stats"
 }
 
+# run_fz OUT ARGS...: fz-fuzz for $secs seconds; prints its rate.
+run_fz() {
+    local out=$1
+    shift
+    (cd "$w" && "$root/bin/fz-fuzz" -q -i seeds -o "$out" -s 1 -V "$secs" -- "$@" >"$out.log" 2>&1)
+    rate "$w/$out"
+}
+
 # bench MODE ARGS...: runs both fuzzers on the same command line.
 bench() {
     local mode=$1
     shift
-    (cd "$w" && bin_fz="$root/bin/fz-fuzz" &&
-        "$bin_fz" -q -i seeds -o "fz-$mode" -s 1 -V "$secs" -- "$@" >"fz-$mode.log" 2>&1)
     local fz
-    fz=$(rate "$w/fz-$mode")
+    fz=$(run_fz "fz-$mode" "$@")
     if command -v afl-fuzz >/dev/null; then
         (cd "$w" && AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
-            AFL_NO_AFFINITY=1 afl-fuzz -i seeds -o "afl-$mode" -s 1 -V "$secs" -- "$@" \
+            afl-fuzz -i seeds -o "afl-$mode" -s 1 -V "$secs" -- "$@" \
             >"afl-$mode.log" 2>&1)
         local afl
         afl=$(rate "$w/afl-$mode")
@@ -60,3 +70,5 @@ bench() {
 
 bench forkserver ./branches @@
 bench persistent ./persistent
+classic=$(FZ_NO_DIRECT=1 run_fz fz-classic ./persistent)
+echo "persistent: fz-fuzz with AFL++'s SIGSTOP protocol (FZ_NO_DIRECT=1) $classic /s"
