@@ -55,6 +55,10 @@
  *    A word whose seq is not the current run's is stale (from a run the
  *    fuzzer already gave up on, or a child's exit after its last pass) and
  *    is skipped; a pid word means a new child serves the current run.
+ *    Why: the classic loop passes every run through three processes
+ *    (fuzzer -> forkserver -> SIGCONT -> child -> SIGSTOP -> forkserver's
+ *    wait4 -> fuzzer); this one is a single pipe round trip between the
+ *    fuzzer and the child (docs/persistent-mode.md has the numbers).
  *
  * Classic per run (both handshakes):
  *    fuzzer -> target : u32 was_killed (non-zero if the fuzzer killed the
