@@ -41,8 +41,10 @@
  *                       (never 0), one per run, wrapping.
  *    Read by whoever is waiting on fd 198: a live persistent child that
  *    finished its previous run, or else the forkserver parent, which then
- *    forks and answers
- *    target -> fuzzer : u32 child pid (always < 2^24, so its top byte is 0)
+ *    forks a child, which answers
+ *    child  -> fuzzer : u32 its pid (always < 2^24, so its top byte is 0),
+ *                       written by the new child itself before anything
+ *                       else, so it always precedes that child's answers
  *    The run's result is then one of:
  *    child  -> fuzzer : FZ_FS_DIRECT_OK | seq      the run finished; the
  *                       child is alive and waits for the next request

@@ -188,8 +188,8 @@ static int handshake_v1(int err, uint32_t size, int want_shm)
 }
 
 /* Direct mode's forkserver: each request it reads finds no live child
- * (the child reads requests itself while it lives), so it forks one, says
- * its pid, waits for it to die and reports the death with the run it was
+ * (the child reads requests itself while it lives), so it forks one (which
+ * says its own pid), waits for it to die and reports the death with the run it was
  * in.  Returns only in a new child, which keeps 198/199. */
 static void serve_direct(void)
 {
@@ -205,10 +205,12 @@ static void serve_direct(void)
         if (child == 0) {
             fs.in_child = 1;
             fs.me = getpid();
+            /* The child announces itself: were it the parent's word, the
+             * child's own "ok" could overtake it in the pipe. */
+            if (write_u32((uint32_t)fs.me))
+                _exit(1);
             return;
         }
-        if (write_u32((uint32_t)child))
-            _exit(1);
         int r;
         while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
             ;
