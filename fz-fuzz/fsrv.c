@@ -201,6 +201,10 @@ static void set_child_env(const fz_fsrv_t *fs)
             snprintf(num, sizeof num, "%d", fs->shm.fuzz_id);
             setenv(FZ_ENV_SHM_FUZZ_ID, num, 1);
         }
+        if (fs->shm.diag) {
+            snprintf(num, sizeof num, "%d", fs->shm.diag_id);
+            setenv(FZ_ENV_DIAG_SHM_ID, num, 1);
+        }
         if (fs->persistent)
             setenv(FZ_ENV_PERSISTENT, "1", 1);
         if (fs->deferred)
@@ -507,6 +511,10 @@ static pid_t spawn(fz_fsrv_t *fs, char *err, size_t errlen)
         snprintf(err, errlen, "pipe: %s", strerror(errno));
         return -1;
     }
+    /* A new target has not claimed the diagnostics page yet, so its own
+     * start-up is not mistaken for an exec.  Flags stay: they accumulate. */
+    if (fs->shm.diag)
+        fs->shm.diag->fsrv_pid = 0;
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s (too many processes?)", strerror(errno));

@@ -2,7 +2,7 @@
 # links the execution core and the mutation engine by their fixed paths.
 
 FUZZ_SRCS := fz-fuzz/options.c fz-fuzz/queue.c fz-fuzz/outdir.c fz-fuzz/stats.c \
-	fz-fuzz/status.c fz-fuzz/calibrate.c fz-fuzz/triage.c fz-fuzz/fuzz.c fz-fuzz/replay.c
+	fz-fuzz/status.c fz-fuzz/diag.c fz-fuzz/calibrate.c fz-fuzz/triage.c fz-fuzz/fuzz.c fz-fuzz/replay.c
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(OBJ)/%.o)
 
 ALL += $(BIN)/fz-fuzz
@@ -12,7 +12,7 @@ $(BIN)/fz-fuzz: $(OBJ)/fz-fuzz/main.o $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(OBJ)/lib
 	$(CC) $(FZ_CFLAGS) -o $@ $^
 
 # Unit tests (explicit rules, so no pattern rule of another fragment applies).
-FUZZ_TESTS := $(OBJ)/tests/check_queue $(OBJ)/tests/check_options $(OBJ)/tests/check_stats
+FUZZ_TESTS := $(OBJ)/tests/check_queue $(OBJ)/tests/check_options $(OBJ)/tests/check_stats $(OBJ)/tests/check_diag
 UNIT_TESTS += $(FUZZ_TESTS)
 
 $(OBJ)/tests/check_queue: tests/check_queue.c $(OBJ)/fz-fuzz/queue.o
@@ -20,6 +20,10 @@ $(OBJ)/tests/check_queue: tests/check_queue.c $(OBJ)/fz-fuzz/queue.o
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 
 $(OBJ)/tests/check_options: tests/check_options.c $(OBJ)/fz-fuzz/options.o
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+
+$(OBJ)/tests/check_diag: tests/check_diag.c $(OBJ)/fz-fuzz/diag.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 

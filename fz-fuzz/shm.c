@@ -40,10 +40,16 @@ static int make_segment(size_t size, int *id_out, uint8_t **mem_out, char *err, 
 int fz_shm_create(fz_shm_t *shm, int with_fuzz, char *err, size_t errlen)
 {
     memset(shm, 0, sizeof *shm);
-    shm->map_id = shm->fuzz_id = -1;
+    shm->map_id = shm->fuzz_id = shm->diag_id = -1;
     if (make_segment(FZ_MAP_SIZE_MAX, &shm->map_id, &shm->map, err, errlen))
         return -1;
     shm->map_alloc = FZ_MAP_SIZE_MAX;
+    uint8_t *diag;
+    if (make_segment(FZ_DIAG_SIZE, &shm->diag_id, &diag, err, errlen)) {
+        fz_shm_destroy(shm);
+        return -1;
+    }
+    shm->diag = (fz_diag_t *)diag;
     if (with_fuzz && fz_shm_add_fuzz(shm, err, errlen)) {
         fz_shm_destroy(shm);
         return -1;
@@ -64,6 +70,9 @@ void fz_shm_destroy(fz_shm_t *shm)
         shmdt(shm->map);
     if (shm->fuzz)
         shmdt(shm->fuzz);
+    if (shm->diag)
+        shmdt(shm->diag);
     shm->map = shm->fuzz = NULL;
-    shm->map_id = shm->fuzz_id = -1;
+    shm->diag = NULL;
+    shm->map_id = shm->fuzz_id = shm->diag_id = -1;
 }

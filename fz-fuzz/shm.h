@@ -1,7 +1,8 @@
 /*
  * shm.h - the SysV shared memory fz-fuzz and its tools share with a target:
- * the coverage map (created at FZ_MAP_SIZE_MAX bytes) and, optionally, the
- * test-case segment (FZ_SHM_FUZZ_HDR length word + FZ_MAX_INPUT bytes).
+ * the coverage map (created at FZ_MAP_SIZE_MAX bytes), the diagnostics page
+ * (fz_diag_t, include/fz-protocol.h) and, optionally, the test-case segment
+ * (FZ_SHM_FUZZ_HDR length word + FZ_MAX_INPUT bytes).
  *
  * Each segment is marked for removal (IPC_RMID) right after we attach it.
  * Linux still lets the target attach it by id while we hold it, and the
@@ -14,12 +15,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fz-protocol.h"
+
 typedef struct {
     int map_id;       /* SysV id of the coverage map, -1 if none */
     uint8_t *map;     /* FZ_MAP_SIZE_MAX bytes, 8-byte aligned */
     size_t map_alloc; /* bytes allocated for map (FZ_MAP_SIZE_MAX) */
     int fuzz_id;      /* SysV id of the test-case segment, -1 if none */
     uint8_t *fuzz;    /* u32 length then the bytes; NULL if none */
+    int diag_id;      /* SysV id of the diagnostics page, -1 if none */
+    fz_diag_t *diag;  /* what the runtime noticed; NULL if none */
 } fz_shm_t;
 
 /* Creates and attaches the coverage map, and the test-case segment when
@@ -30,7 +35,7 @@ int fz_shm_create(fz_shm_t *shm, int with_fuzz, char *err, size_t errlen);
  * shared-memory input).  Returns 0 or -1 with err. */
 int fz_shm_add_fuzz(fz_shm_t *shm, char *err, size_t errlen);
 
-/* Detaches both segments; safe on a zeroed or half-created struct. */
+/* Detaches every segment; safe on a zeroed or half-created struct. */
 void fz_shm_destroy(fz_shm_t *shm);
 
 #endif

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "fz-fuzz/diag.h"
 #include "fz-fuzz/fsrv.h"
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/outdir.h"
@@ -53,6 +54,7 @@ typedef struct fz_state {
     fz_queue_t queue;
     fz_stats_t stats;
     fz_ui_t ui;
+    fz_diag_seen_t diag; /* target warnings given so far (diag.c) */
     fz_rng_t rng;
     fz_dict_t dict;
     uint32_t cur_entry;          /* id of the entry being fuzzed */

@@ -69,6 +69,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "afl_banner        : %s\n"
         "afl_version       : fz-%s\n"
         "target_mode       : %s\n"
+        "target_warnings   : %s\n"
         "command_line      : %s\n",
         (unsigned long long)r->start_time, (unsigned long long)r->last_update,
         (unsigned long long)r->run_time, r->fuzzer_pid, (unsigned long long)r->cycles_done,
@@ -83,6 +84,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         (unsigned long long)r->minimization_execs, (unsigned long long)r->total_crashes,
         (unsigned long long)r->total_hangs, (unsigned long long)r->seed,
         r->afl_banner ? r->afl_banner : "", FZ_VERSION, r->target_mode ? r->target_mode : "default",
+        r->target_warnings && *r->target_warnings ? r->target_warnings : "none",
         r->command_line ? r->command_line : "");
 }
 
@@ -158,6 +160,7 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->total_crashes = s->total_crashes;
     r->total_hangs = s->total_hangs;
     r->seed = st->cfg.seed;
+    r->target_warnings = st->diag.summary;
 }
 
 void fz_stats_write(fz_state_t *st)

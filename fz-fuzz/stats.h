@@ -56,6 +56,7 @@ typedef struct fz_stats_report {
     double execs_per_fork;
     uint64_t calibration_execs, minimization_execs, total_crashes, total_hangs;
     uint64_t seed;
+    const char *target_warnings; /* diag.h's short form; "" or NULL: "none" */
 } fz_stats_report_t;
 
 /* The header line of plot_data, as AFL++ 4.04c writes it. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fz-fuzz/coverage.h"
+#include "fz-fuzz/diag.h"
 
 void fz_status_init(fz_state_t *st)
 {
@@ -58,6 +59,8 @@ static void draw(fz_state_t *st, const fz_stats_report_t *r, uint64_t now)
            (unsigned long long)r->saved_crashes, (unsigned long long)r->total_crashes,
            (unsigned long long)r->saved_hangs, r->exec_timeout, find, crash, r->cur_item,
            r->corpus_count);
+    if (st->diag.summary[0])
+        printf("  warnings   %s  (explained when the run ends)\033[K\n", st->diag.summary);
     fflush(stdout);
 }
 
@@ -80,6 +83,7 @@ void fz_status_tick(fz_state_t *st)
     if (execs < st->ui.next_check)
         return;
     st->ui.next_check = execs + FZ_STATUS_CHECK_EXECS;
+    fz_diag_poll(st);
     uint64_t now = fz_now_ms();
     fz_ui_t *ui = &st->ui;
     if (st->cfg.max_secs && now - st->stats.start_ms >= st->cfg.max_secs * 1000)
@@ -106,6 +110,7 @@ void fz_status_tick(fz_state_t *st)
 
 void fz_status_final(fz_state_t *st, const char *why)
 {
+    fz_diag_poll(st);
     fz_stats_write(st);
     fz_stats_plot(st);
     if (st->ui.tty) {
@@ -113,7 +118,9 @@ void fz_status_final(fz_state_t *st, const char *why)
         fz_stats_collect(st, &r);
         draw(st, &r, fz_now_ms());
         fputs("\033[?25h\n", stdout); /* show the cursor again */
+        fflush(stdout);
     }
+    fz_diag_final(st);
     printf("fz-fuzz: %s. ", why);
     fz_status_line(st);
 }

@@ -51,7 +51,12 @@
  *    parent -> fuzzer : FZ_FS_DIRECT_DIED | seq, pid, wait status (3 words)
  *                       the child died; seq is the run it was in, 0 if it
  *                       was between runs (e.g. after the last pass of
- *                       __AFL_LOOP, or killed while idle).
+ *                       __AFL_LOOP, or killed while idle).  A child
+ *                       killed just after its OK, before it marked itself
+ *                       idle, is reported with the seq it just answered:
+ *                       a stale word like any other (the order OK, then
+ *                       idle is deliberate: the other way round a death
+ *                       in between would leave a run with no answer).
  *    The parent reports every child death exactly once, so after killing a
  *    child (timeout) the fuzzer reads words until the DIED of that pid.
  *    A word whose seq is not the current run's is stale (from a run the
@@ -74,6 +79,8 @@
  */
 #ifndef FZ_PROTOCOL_H
 #define FZ_PROTOCOL_H
+
+#include <stdint.h>
 
 /* Descriptors: the runtime reads commands on FZ_FORKSRV_FD and writes
  * replies on FZ_FORKSRV_FD + 1. */
@@ -135,5 +142,29 @@
 
 /* The test-case shared memory: a u32 length followed by the bytes. */
 #define FZ_SHM_FUZZ_HDR 4
+
+/* Target diagnostics (fz's own).  fz-fuzz creates a small SysV segment,
+ * names it in FZ_ENV_DIAG_SHM_ID and zeroes it before each target start;
+ * the runtime sets bits in it for behaviour the fuzzer cannot see from
+ * wait statuses and maps alone (docs/persistent-mode.md, "Faults").  Only
+ * the runtime writes flags, only the fuzzer clears them; afl-fuzz never
+ * sets the variable, so the runtime does nothing there. */
+#define FZ_ENV_DIAG_SHM_ID "__FZ_DIAG_SHM_ID"
+#define FZ_DIAG_SIZE 4096u
+#define FZ_DIAG_FORK 0x1u         /* a child forked during a run */
+#define FZ_DIAG_EXEC 0x2u         /* a run exec'd another program (exec_name) */
+#define FZ_DIAG_EXEC_INSTR 0x4u   /* ...which is instrumented: its counters
+                                     overlap the target's in the map */
+#define FZ_DIAG_HANDLER 0x8u      /* the program installed a handler for a
+                                     crash signal (handler_sigs) */
+#define FZ_DIAG_EXIT_IN_LOOP 0x10u /* exit() or a return from main inside
+                                      __AFL_LOOP */
+
+typedef struct {
+    volatile uint32_t flags;        /* FZ_DIAG_* */
+    volatile uint32_t handler_sigs; /* bit n: signal n has the program's handler */
+    volatile uint32_t fsrv_pid;     /* the forkserver's pid, 0 until it starts */
+    char exec_name[16];             /* comm of the exec'd program (NUL-terminated) */
+} fz_diag_t;
 
 #endif

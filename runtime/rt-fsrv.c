@@ -48,7 +48,7 @@ static struct {
     int persistent; /* the fuzzer said the binary is persistent */
     int fds_seen;   /* 198/199 were the fuzzer's pipes at start-up */
     int direct;     /* direct mode was negotiated (see the top) */
-    pid_t me;       /* in direct mode: the child's pid (its forks are not it) */
+    pid_t me;       /* in a child: its pid (processes it forks are not it) */
     struct stat ctl_st, st_st;
 } fs;
 
@@ -205,12 +205,14 @@ static void serve_direct(void)
         if (child == 0) {
             fs.in_child = 1;
             fs.me = getpid();
+            __fz_rt_diag_child_started();
             /* The child announces itself: were it the parent's word, the
              * child's own "ok" could overtake it in the pipe. */
             if (write_u32((uint32_t)fs.me))
                 _exit(1);
             return;
         }
+        __fz_rt_diag_peek(child, 0);
         int r;
         while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
             ;
@@ -249,6 +251,8 @@ static void serve(void)
                 close(CTL_FD);
                 close(ST_FD);
                 fs.in_child = 1;
+                fs.me = getpid();
+                __fz_rt_diag_child_started();
                 return;
             }
         } else {
@@ -257,6 +261,7 @@ static void serve(void)
         }
         if (write_u32((uint32_t)child))
             _exit(1);
+        __fz_rt_diag_peek(child, fs.persistent);
         int r;
         while ((r = waitpid(child, &status, fs.persistent ? WUNTRACED : 0)) < 0 && errno == EINTR)
             ;
@@ -286,6 +291,7 @@ static void fsrv_start(void)
      * forkserver needs the default, the child gets the program's back. */
     struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
     sigaction(SIGCHLD, &dfl, &old);
+    __fz_rt_diag_fsrv_started();
     if (fs.direct) {
         /* The child keeps 198/199; a program it execs must not. */
         fcntl(CTL_FD, F_SETFD, FD_CLOEXEC);
@@ -331,25 +337,42 @@ static void direct_next(void)
     *fz_direct_cur = req & FZ_FS_DIRECT_SEQ;
 }
 
+/* __AFL_LOOP's state in this process: passes still allowed, and whether
+ * the loop was entered at all. */
+static int loop_first = 1;
+static unsigned int loop_left;
+
+/* A child's exit: a persistent child leaving while its loop still wanted
+ * passes exited inside the loop (each such input costs a fork); any child
+ * may have installed a crash handler during its run. */
+__attribute__((destructor)) static void fz_rt_child_exit(void)
+{
+    if (!fs.in_child || getpid() != fs.me)
+        return;
+    if (fs.persistent && !loop_first && loop_left > 0)
+        __fz_rt_diag_exit_in_loop();
+    __fz_rt_diag_check_handlers();
+}
+
 FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
 {
-    static int first = 1;
-    static unsigned int left;
     int live = fs.in_child && fs.persistent;
     /* A process the harness forked is not the fuzzer's child: it must not
      * read requests or answer them. */
     if (live && fs.direct && getpid() != fs.me)
         return 0;
-    if (first) {
-        first = 0;
-        left = max ? max : 1;
+    if (loop_first) {
+        loop_first = 0;
+        loop_left = max ? max : 1;
         /* Coverage of the set-up before the loop is not the input's. */
         if (live)
             __fz_rt_map_clear();
         return 1;
     }
-    if (live && left > 1) {
-        left--;
+    if (live && loop_left > 1) {
+        /* Handlers a harness installs usually come with its first pass. */
+        if (loop_left-- == (max ? max : 1))
+            __fz_rt_diag_check_handlers();
         if (fs.direct)
             direct_next();
         else
@@ -358,9 +381,10 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
         return 1;
     }
     /* What runs after the loop (exit handlers) is not the input's either. */
-    if (live && left == 1) {
-        left = 0; /* ended: later calls return 0 and say nothing */
+    if (live && loop_left == 1) {
+        loop_left = 0; /* ended: later calls return 0 and say nothing */
         __fz_rt_map_detach();
+        __fz_rt_diag_check_handlers();
         /* The last pass is done too; the child's exit comes after it and
          * belongs to no run (the parent reports it with seq 0). */
         if (fs.direct) {

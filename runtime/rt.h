@@ -36,4 +36,26 @@ FZ_RT_HIDDEN int __fz_rt_wants_shm_input(void);
  * or an FZ_FS_ERROR_* code.  Async-signal-safe (getenv, shmat). */
 FZ_RT_HIDDEN int __fz_rt_input_attach(void);
 
+/* rt-diag.c: what the fuzzer cannot see for itself (include/fz-protocol.h,
+ * "Target diagnostics").  All are no-ops unless fz-fuzz named a page. */
+#include <sys/types.h>
+
+/* Forkserver, after the handshake: claims the page, checks handlers
+ * installed before the fork point, starts watching fork(). */
+FZ_RT_HIDDEN void __fz_rt_diag_fsrv_started(void);
+
+/* In a new child right after fork() (async-signal-safe: one store). */
+FZ_RT_HIDDEN void __fz_rt_diag_child_started(void);
+
+/* Flags crash-signal handlers the program installed since it loaded. */
+FZ_RT_HIDDEN void __fz_rt_diag_check_handlers(void);
+
+/* The child is exiting while its __AFL_LOOP still wanted more passes. */
+FZ_RT_HIDDEN void __fz_rt_diag_exit_in_loop(void);
+
+/* Forkserver, before reaping child: for its first few children, waits
+ * (without reaping) and compares the child's name with its own, which
+ * tells an exec.  stops: the child may also stop (persistent, SIGSTOP). */
+FZ_RT_HIDDEN void __fz_rt_diag_peek(pid_t child, int stops);
+
 #endif

@@ -75,7 +75,8 @@ START_TEST(test_keys)
         "saved_hangs",       "last_find",       "last_crash",      "last_hang",
         "execs_since_crash", "exec_timeout",    "slowest_exec_ms", "peak_rss_mb",
         "edges_found",       "total_edges",     "var_byte_count",  "afl_banner",
-        "afl_version",       "target_mode",     "command_line",    "execs_per_fork"};
+        "afl_version",       "target_mode",     "command_line",    "execs_per_fork",
+        "target_warnings"};
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
         ck_assert_msg(value_of(buf, keys[i], v, sizeof(v)), "missing key %s", keys[i]);
     ck_assert_str_eq(value_of(buf, "execs_done", v, sizeof(v)), "123456");
@@ -84,6 +85,7 @@ START_TEST(test_keys)
     ck_assert_str_eq(value_of(buf, "bitmap_cvg", v, sizeof(v)), "12.25%");
     ck_assert_str_eq(value_of(buf, "fuzzer_pid", v, sizeof(v)), "4242");
     ck_assert_str_eq(value_of(buf, "afl_banner", v, sizeof(v)), "./target");
+    ck_assert_str_eq(value_of(buf, "target_warnings", v, sizeof(v)), "none");
 
     /* Every line is "key", spaces to column 18, ": ", value (AFL++'s layout,
      * which afl-whatsup's sed relies on). */

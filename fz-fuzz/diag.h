@@ -1,0 +1,46 @@
+/*
+ * diag.h - turns what the runtime noticed about the target (the
+ * diagnostics page, include/fz-protocol.h) into one warning per kind: a
+ * target that forks, runs another program, catches its own crashes, or
+ * exits inside __AFL_LOOP.  Each of these silently loses crashes, coverage
+ * or speed, so fz-fuzz says so, once, in words that name the fix.
+ *
+ * Without a live screen a warning is printed on stderr as soon as it is
+ * seen; with one it shows on the screen and is printed again at the end.
+ * fuzzer_stats carries the short form (target_warnings) for scripts.
+ */
+#ifndef FZ_FUZZ_DIAG_H
+#define FZ_FUZZ_DIAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fz-protocol.h"
+
+/* What has been reported so far. */
+typedef struct fz_diag_seen {
+    uint32_t flags;      /* FZ_DIAG_* bits already warned about */
+    uint32_t sigs;       /* handler signals already warned about */
+    char exec_name[16];  /* the exec'd program, sanitised */
+    char summary[160];   /* short form for fuzzer_stats and the screen, "" if none */
+} fz_diag_seen_t;
+
+/* Short form: space-separated words "fork", "exec:NAME",
+ * "exec_instrumented:NAME", "handler:SIGSEGV,SIGABRT", "exit_in_loop".
+ * NAME holds only [A-Za-z0-9._+-] (others become '_'), so the line stays a
+ * safe shell assignment for afl-whatsup. */
+void fz_diag_summary(uint32_t flags, uint32_t sigs, const char *exec_name, char *buf, size_t n);
+
+/* The warning for one FZ_DIAG_* bit (without the "fz-fuzz: warning: "). */
+void fz_diag_message(uint32_t bit, uint32_t flags, uint32_t sigs, const char *exec_name,
+                     double execs_per_fork, char *buf, size_t n);
+
+struct fz_state;
+
+/* Reads the page; warns about anything new (now, unless a screen is up). */
+void fz_diag_poll(struct fz_state *st);
+
+/* After the screen is gone: every warning of the run, once more. */
+void fz_diag_final(struct fz_state *st);
+
+#endif

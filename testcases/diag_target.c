@@ -1,0 +1,80 @@
+/*
+ * diag_target.c - a target that does, on purpose, what the runtime's
+ * diagnostics (runtime/rt-diag.c) must report to fz-fuzz; DIAG_MODE picks
+ * the behaviour (tests/e2e/runtime_diag.sh):
+ *
+ *   none       nothing unusual: no warning may appear (the control)
+ *   handler    installs a SIGSEGV handler that exits 0; input "!" faults
+ *   fork       forks a process in every run
+ *   exec       execs /bin/true in every run
+ *   exec_self  execs itself (instrumented) with DIAG_MODE=none
+ *   exit       calls exit(0) in the run (inside __AFL_LOOP when persistent)
+ *
+ * Built with -DPERSISTENT it is an __AFL_LOOP harness reading shared
+ * memory; without, a plain stdin program run once per fork.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef PERSISTENT
+__AFL_FUZZ_INIT();
+#endif
+
+static const char *mode = "none";
+static char *self;
+
+static void swallow(int sig)
+{
+    (void)sig;
+    _exit(0); /* the mistake: a crash turned into a clean exit */
+}
+
+static void one_run(const unsigned char *buf, size_t len)
+{
+    volatile int *nowhere = NULL;
+    if (len > 1 && buf[0] == 'a' && buf[1] == 'b')
+        puts("ab");
+    if (!strcmp(mode, "handler") && len && buf[0] == '!')
+        *nowhere = 1;
+    if (!strcmp(mode, "fork")) {
+        pid_t p = fork();
+        if (p == 0)
+            _exit(0);
+        if (p > 0)
+            waitpid(p, NULL, 0);
+    }
+    if (!strcmp(mode, "exec"))
+        execl("/bin/true", "true", (char *)NULL);
+    if (!strcmp(mode, "exec_self")) {
+        setenv("DIAG_MODE", "none", 1);
+        execl(self, self, (char *)NULL);
+    }
+    if (!strcmp(mode, "exit"))
+        exit(0);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    self = argv[0];
+    const char *m = getenv("DIAG_MODE");
+    if (m && *m)
+        mode = m;
+    if (!strcmp(mode, "handler"))
+        signal(SIGSEGV, swallow);
+#ifdef PERSISTENT
+    __AFL_INIT();
+    unsigned char *buf = __AFL_FUZZ_TESTCASE_BUF;
+    while (__AFL_LOOP(1000))
+        one_run(buf, __AFL_FUZZ_TESTCASE_LEN);
+#else
+    unsigned char buf[4096];
+    size_t len = fread(buf, 1, sizeof buf, stdin);
+    one_run(buf, len);
+#endif
+    return 0;
+}
