@@ -192,7 +192,7 @@ static const char *strip_fuzzer(fz_args_t *a, const char *arg, bool *fuzzer)
 /* ---- classification ---------------------------------------------------- */
 
 typedef struct {
-    bool opt_c, opt_S, no_code, shared, lang_used, probe;
+    bool opt_c, opt_S, no_code, shared, no_libc, lang_used, probe;
     int n_inputs, n_sources;
 } scan_t;
 
@@ -349,6 +349,10 @@ static void scan(const strvec_t *args, scan_t *s)
             s->opt_S = true;
         } else if (!strcmp(a, "-shared") || !strcmp(a, "-r")) {
             s->shared = true;
+        } else if (!strcmp(a, "-nostdlib") || !strcmp(a, "-nodefaultlibs") ||
+                   !strcmp(a, "-nolibc")) {
+            /* The runtime needs libc; such a link supplies its own world. */
+            s->no_libc = true;
         } else if (in_list(info_opts, a) || !strncmp(a, "-print-", 7) ||
                    !strncmp(a, "--print-", 8) || !strncmp(a, "--help=", 7)) {
             s->no_code = true;
@@ -436,7 +440,7 @@ void fz_args_rewrite(const fz_args_cfg_t *cfg, int argc, char *const argv[], fz_
 
     bool passthrough = s.no_code || s.n_inputs == 0;
     out->compiles = !passthrough && s.n_sources > 0;
-    out->links = !passthrough && !s.opt_c && !s.opt_S && !s.shared;
+    out->links = !passthrough && !s.opt_c && !s.opt_S && !s.shared && !s.no_libc;
     out->probe = s.probe;
 
     sv_push(&res, (char *)cfg->compiler);

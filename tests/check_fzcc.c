@@ -178,6 +178,10 @@ START_TEST(test_shared)
     GCC("fz-cc -shared a.o b.o -o liba.so", "gcc -shared a.o b.o -o liba.so");
     GCC("fz-cc -r a.o b.o -o all.o", "gcc -r a.o b.o -o all.o");
     GCC("fz-cc -fsanitize=fuzzer -shared a.o -o l.so", "gcc -shared a.o -o l.so");
+    /* Links without libc cannot take the runtime (it needs libc). */
+    GCC("fz-cc -nostdlib a.o -o a", "gcc -nostdlib a.o -o a");
+    GCC("fz-cc -nodefaultlibs a.o -lc -o a", "gcc -nodefaultlibs a.o -lc -o a");
+    GCC("fz-cc -nolibc a.o -o a", "gcc -nolibc a.o -o a");
 }
 END_TEST
 
