@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fz-config.h"
+#include "fz-fuzz/sync.h"
 
 /* How a row stores its value. */
 enum opt_kind {
@@ -45,8 +46,9 @@ static const struct opt opt_table[] = {
     {"-s", "SEED", OPT_U64, AT(seed),
      "seed of the random generator (same seed, same -E: same queue)"},
     {"-x", "FILE", OPT_STR, AT(dict_file), "dictionary in AFL's format"},
-    {"-M", "NAME", OPT_NAME, AT(name), "instance name, main instance (default: 'default')"},
-    {"-S", "NAME", OPT_NAME, AT(name), "instance name, secondary instance"},
+    {"-M", "NAME", OPT_NAME, AT(name),
+     "main instance NAME of a parallel run in one -o (syncs with all)"},
+    {"-S", "NAME", OPT_NAME, AT(name), "secondary instance NAME (syncs from the main; havoc only)"},
     {"-f", "FILE", OPT_STR, AT(input_file), "write each input to FILE (instead of a private file)"},
     {"-q", NULL, OPT_FLAG, AT(quiet), "no status screen: one log line every few seconds"},
     {"-n", NULL, OPT_FLAG, AT(blind), "blind mode: target not built with fz-cc / afl-cc"},
@@ -130,13 +132,18 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         *(int *)(base + o->off) = 1;
         return FZ_OPTIONS_OK;
     case OPT_NAME:
-        if (strspn(val, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
-                strlen(val) ||
-            val[0] == '.' || !val[0])
+        if (strspn(val, FZ_NAME_CHARS) != strlen(val) || val[0] == '.' || !val[0])
             return bad(err, errlen, "%s NAME may hold only letters, digits, '_', '-', '.': '%s'",
+                       o->flag, val);
+        if (strlen(val) > FZ_SYNC_PEER_MAX)
+            return bad(err, errlen, "%s NAME is longer than %d characters; use a shorter one",
+                       o->flag, FZ_SYNC_PEER_MAX);
+        if (cfg->is_main || cfg->is_secondary)
+            return bad(err, errlen, "%s %s: give only one of -M NAME / -S NAME per instance",
                        o->flag, val);
         cfg->name = val;
         cfg->is_main = strcmp(o->flag, "-M") == 0;
+        cfg->is_secondary = !cfg->is_main;
         return FZ_OPTIONS_OK;
     case OPT_HELP:
         return FZ_OPTIONS_HELP;
@@ -163,6 +170,26 @@ static int check_cfg(fz_cfg_t *cfg, char *err, size_t errlen)
     return FZ_OPTIONS_OK;
 }
 
+/* FZ_SYNC_SECS (seconds), else AFL++'s AFL_SYNC_TIME (minutes), else the
+ * default. */
+static int sync_interval(fz_cfg_t *cfg, char *err, size_t errlen)
+{
+    const char *names[2] = {"FZ_SYNC_SECS", "AFL_SYNC_TIME"};
+    cfg->sync_secs = FZ_SYNC_SECS_DEFAULT;
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(names[i]);
+        uint64_t n;
+        if (!v || !v[0])
+            continue;
+        if (parse_u64(v, UINT32_MAX / 60, &n) != 0)
+            return bad(err, errlen, "%s must be a whole number of %s, not '%s'", names[i],
+                       i ? "minutes" : "seconds", v);
+        cfg->sync_secs = (uint32_t)(i ? n * 60 : n);
+        break;
+    }
+    return FZ_OPTIONS_OK;
+}
+
 int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t errlen)
 {
     memset(cfg, 0, sizeof(*cfg));
@@ -171,6 +198,8 @@ int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t err
     cfg->resume = fz_env_flag("FZ_AUTORESUME", "AFL_AUTORESUME");
     cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
     err[0] = 0;
+    if (sync_interval(cfg, err, errlen) != FZ_OPTIONS_OK)
+        return FZ_OPTIONS_BAD;
 
     int i = 1;
     for (; i < argc; i++) {
@@ -217,10 +246,14 @@ void fz_options_usage(void *fp, const char *prog)
                  opt_table[i].arg ? opt_table[i].arg : "");
         fprintf(f, "  %-14s %s\n", left, opt_table[i].help);
     }
-    fprintf(f, "\nenvironment (AFL_* equivalents are honoured too):\n"
-               "  FZ_AUTORESUME=1   resume a campaign found in -o instead of refusing it\n"
-               "  FZ_NO_UI=1        same as -q\n"
-               "  FZ_DEBUG_CHILD=1  let the target's stdout and stderr through\n"
-               "\nexit status: 0 no crash, 1 usage or set-up error, 3 crashes found,\n"
-               "4 (--replay) a hang but no crash.\n");
+    fprintf(f,
+            "\nenvironment (AFL_* equivalents are honoured too):\n"
+            "  FZ_AUTORESUME=1   resume a campaign found in -o instead of refusing it\n"
+            "  FZ_NO_UI=1        same as -q\n"
+            "  FZ_DEBUG_CHILD=1  let the target's stdout and stderr through\n"
+            "  FZ_SYNC_SECS=N    -M/-S: seconds between syncs (default %d; the main\n"
+            "                    halves it; AFL_SYNC_TIME is in minutes)\n"
+            "\nexit status: 0 no crash, 1 usage or set-up error, 3 crashes found,\n"
+            "4 (--replay) a hang but no crash.\n",
+            FZ_SYNC_SECS_DEFAULT);
 }

@@ -9,12 +9,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The characters an instance name (-M/-S NAME) may hold: it becomes a
+ * directory name and a field of other instances' file names ("sync:NAME,"),
+ * so no '/', ',' or ':'. */
+#define FZ_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
+
 /* Everything the user chose.  Read-only once fz_options_parse() returns. */
 typedef struct fz_cfg {
     const char *in_dir;     /* -i: seed directory; "-" means resume */
     const char *out_root;   /* -o: output directory (holds one dir per instance) */
     const char *name;       /* -M/-S: instance name, "default" otherwise */
     int is_main;            /* -M given */
+    int is_secondary;       /* -S given (neither: a lone instance that never syncs) */
+    uint32_t sync_secs;     /* FZ_SYNC_SECS (or AFL_SYNC_TIME x 60): seconds between syncs */
     uint32_t timeout_ms;    /* -t: per-run timeout; 0 = from calibration */
     uint64_t mem_mb;        /* -m: target memory limit; 0 = none */
     uint64_t max_secs;      /* -V: stop after this many seconds; 0 = never */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fz-fuzz/options.h"
+#include "fz-fuzz/sync.h"
 
 const char *fz_log_prog = "check_options";
 
@@ -25,8 +26,8 @@ static int parse(fz_cfg_t *cfg, char *err, const char *const *args)
 
 static void clear_env(void)
 {
-    const char *v[] = {"FZ_NO_UI",       "AFL_NO_UI",      "FZ_AUTORESUME",
-                       "AFL_AUTORESUME", "FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD"};
+    const char *v[] = {"FZ_NO_UI",       "AFL_NO_UI",       "FZ_AUTORESUME", "AFL_AUTORESUME",
+                       "FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD", "FZ_SYNC_SECS",  "AFL_SYNC_TIME"};
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         unsetenv(v[i]);
 }
@@ -166,6 +167,53 @@ START_TEST(test_environment)
 }
 END_TEST
 
+/* -M / -S roles and the sync interval (FZ_SYNC_SECS, AFL_SYNC_TIME). */
+START_TEST(test_parallel)
+{
+    clear_env();
+    fz_cfg_t c;
+    char err[256];
+    const char *m[] = {"-i", "in", "-o", "out", "-M", "main", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, m), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.is_main, 1);
+    ck_assert_int_eq(c.is_secondary, 0);
+    ck_assert_uint_eq(c.sync_secs, FZ_SYNC_SECS_DEFAULT);
+    const char *s[] = {"-i", "in", "-o", "out", "-S", "s1", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, s), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.is_main, 0);
+    ck_assert_int_eq(c.is_secondary, 1);
+    ck_assert_str_eq(c.name, "s1");
+    const char *none[] = {"-i", "in", "-o", "out", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, none), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.is_main + c.is_secondary, 0);
+    /* One role, one name per instance, as afl-fuzz requires. */
+    const char *two[] = {"-i", "in", "-o", "out", "-M", "a", "-S", "b", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, two), FZ_OPTIONS_BAD);
+    ck_assert_ptr_nonnull(strstr(err, "only one"));
+    const char *comma[] = {"-i", "in", "-o", "out", "-S", "a,b", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, comma), FZ_OPTIONS_BAD);
+
+    setenv("FZ_SYNC_SECS", "5", 1);
+    setenv("AFL_SYNC_TIME", "2", 1); /* FZ_ wins */
+    ck_assert_int_eq(parse(&c, err, s), FZ_OPTIONS_OK);
+    ck_assert_uint_eq(c.sync_secs, 5);
+    unsetenv("FZ_SYNC_SECS");
+    ck_assert_int_eq(parse(&c, err, s), FZ_OPTIONS_OK);
+    ck_assert_uint_eq(c.sync_secs, 120); /* AFL_SYNC_TIME is in minutes */
+    setenv("FZ_SYNC_SECS", "0", 1);      /* every turn */
+    ck_assert_int_eq(parse(&c, err, s), FZ_OPTIONS_OK);
+    ck_assert_uint_eq(c.sync_secs, 0);
+    setenv("FZ_SYNC_SECS", "soon", 1);
+    ck_assert_int_eq(parse(&c, err, s), FZ_OPTIONS_BAD);
+    ck_assert_ptr_nonnull(strstr(err, "FZ_SYNC_SECS"));
+    unsetenv("FZ_SYNC_SECS");
+    setenv("AFL_SYNC_TIME", "-1", 1);
+    ck_assert_int_eq(parse(&c, err, s), FZ_OPTIONS_BAD);
+    ck_assert_ptr_nonnull(strstr(err, "minutes"));
+    clear_env();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("options");
@@ -175,6 +223,7 @@ int main(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_help_replay_resume);
     tcase_add_test(tc, test_environment);
+    tcase_add_test(tc, test_parallel);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
