@@ -15,6 +15,7 @@
 #include "fz-fuzz/coverage.h"
 #include "fz-fuzz/minimize.h"
 #include "fz-fuzz/status.h"
+#include "fz-fuzz/sync.h"
 #include "fz-fuzz/triage.h"
 #include "fz-log.h"
 #include "mutators/chain.h"
@@ -28,38 +29,52 @@ int fz_fuzz_should_stop(fz_state_t *st)
     return st->ui.time_up; /* -V, set by fz_status_tick when it reads the clock */
 }
 
-/* A new entry: minimize it keeping the bits it adds (mask), calibrate the
- * result, add it to the queue and save it. */
-static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const uint8_t *mask,
-                      int kind, uint32_t src, const char *op)
+/* Shrink a new entry while it keeps the bits it adds (mask); *buf and
+ * *len become the minimizer's output when that worked. */
+static void minimize_entry(fz_state_t *st, const uint8_t **buf, uint32_t *len, const uint8_t *mask)
 {
     fz_exec_t *x = &st->exec;
     fz_min_cfg_t mc = {.mode = FZ_MIN_COVERAGE, .want_bits = mask, .max_execs = FZ_ENTRY_MIN_EXECS};
     fz_min_stats_t ms = {0};
-    size_t out_len = len;
-    fz_min_result_t r = fz_minimize(&x->fs, &mc, buf, len, x->min_buf, &out_len, &ms);
+    size_t out_len = *len;
+    fz_min_result_t r = fz_minimize(&x->fs, &mc, *buf, *len, x->min_buf, &out_len, &ms);
     st->stats.min_execs += ms.execs;
     if (r == FZ_MIN_ERROR)
         fz_die("the target stopped answering while minimizing an input: %s", x->fs.errmsg);
     if (r == FZ_MIN_OK) {
-        buf = x->min_buf;
-        len = (uint32_t)out_len;
+        *buf = x->min_buf;
+        *len = (uint32_t)out_len;
     }
+}
+
+/* A new entry: minimize it keeping the bits it adds (mask), calibrate the
+ * result, add it to the queue and save it.  Another instance's file being
+ * synced (st->sync.peer) is kept as it is: its finder minimized it already,
+ * and an import byte-identical to its source is easy to trace. */
+static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const uint8_t *mask,
+                      int kind, uint32_t src, const char *op)
+{
+    fz_exec_t *x = &st->exec;
+    if (!st->sync.peer)
+        minimize_entry(st, &buf, &len, mask);
     fz_calib_t c;
     fz_calibrate(st, buf, len, &c);
 
     char name[256];
-    fz_queue_find_name(name, sizeof(name), st->next_queue_id++, 0, st->queue.e[src]->file_id,
-                       fz_now_ms() - st->stats.start_ms, fz_state_execs(st), op,
-                       kind == FZ_COV_NEW_EDGE);
+    fz_sync_find_name(st, name, sizeof(name), st->next_queue_id++, 0, src, op,
+                      kind == FZ_COV_NEW_EDGE);
     char *fname = strdup(name);
     if (!fname)
         fz_die("out of memory");
-    uint32_t depth = st->queue.e[src]->depth + 1;
+    uint32_t depth = st->sync.peer ? 1 : st->queue.e[src]->depth + 1;
     fz_entry_t *e = fz_queue_add(&st->queue, fname, buf, len, c.exec_us ? c.exec_us : 1, x->edges,
                                  c.result == FZ_RUN_OK ? c.n_edges : 0, depth);
     e->var_behavior = c.variable;
     fz_outdir_save(&st->out, "queue", name, buf, len);
+    if (st->sync.peer) {
+        st->stats.corpus_imported++; /* a peer's find, counted apart as AFL++ does */
+        return;
+    }
     st->stats.corpus_found++;
     st->stats.last_find_ms = fz_now_ms();
 }
@@ -192,15 +207,19 @@ static void stage_arith(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     det_walk(st, e, buf, 8, 12, "arith8");
 }
 
-/* The stages each turn runs, in order.  A new stage is one row. */
+/* The stages each turn runs, in order.  A new stage is one row.  A -S
+ * secondary skips the deterministic ones (as AFL++'s do): they walk the
+ * same inputs the same way in every instance, so one instance, the main or
+ * a lone one, doing them is enough. */
 static const struct fz_stage {
     const char *name;
     void (*run)(fz_state_t *st, fz_entry_t *e, uint8_t *buf);
+    int deterministic;
 } fz_stages[] = {
-    {"flip1", stage_bitflip},
-    {"arith8", stage_arith},
-    {"sweep", stage_sweep},
-    {"havoc", stage_havoc},
+    {"flip1", stage_bitflip, 1},
+    {"arith8", stage_arith, 1},
+    {"sweep", stage_sweep, 1},
+    {"havoc", stage_havoc, 0},
 };
 
 void fz_fuzz_loop(fz_state_t *st)
@@ -209,6 +228,9 @@ void fz_fuzz_loop(fz_state_t *st)
     if (!buf)
         fz_die("out of memory");
     while (!fz_fuzz_should_stop(st)) {
+        fz_sync_maybe(st); /* between turns, as afl-fuzz does; nothing for a lone instance */
+        if (fz_fuzz_should_stop(st))
+            break;
         fz_entry_t *e = fz_queue_next(&st->queue);
         st->cur_entry = e->id;
         if (st->queue.cycles != st->stats.last_cycle) {
@@ -220,7 +242,8 @@ void fz_fuzz_loop(fz_state_t *st)
             st->stats.last_cycle = st->queue.cycles;
         }
         for (size_t i = 0; i < sizeof(fz_stages) / sizeof(fz_stages[0]); i++)
-            fz_stages[i].run(st, e, buf);
+            if (!fz_stages[i].deterministic || !st->cfg.is_secondary)
+                fz_stages[i].run(st, e, buf);
         e->was_fuzzed = 1;
     }
     free(buf);

@@ -19,6 +19,7 @@
 #include "fz-fuzz/replay.h"
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/status.h"
+#include "fz-fuzz/sync.h"
 #include "fz-log.h"
 
 const char *fz_log_prog = "fz-fuzz";
@@ -248,6 +249,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     uint64_t crashes_before = st->stats.saved_crashes;
     fz_stats_write(st);
     fz_stats_plot(st);
+    fz_sync_init(st); /* -M / -S only; the first sync is the loop's first step */
 
     fz_fuzz_loop(st);
 
@@ -258,6 +260,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
                "reproduce)\n",
                (unsigned long long)(st->stats.saved_crashes - crashes_before), st->out.dir);
     free_exec(&st->exec);
+    fz_sync_free(&st->sync);
     fz_queue_free(&st->queue);
     fz_dict_free(&st->dict);
     fz_stats_free(&st->stats);

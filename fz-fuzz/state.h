@@ -2,8 +2,9 @@
  * state.h - the whole state of one fz-fuzz run, grouped by who owns it:
  * cfg (options.c, read-only after parsing), out (outdir.c), exec (the
  * target and its coverage maps: calibrate.c, triage.c, fuzz.c), queue
- * (queue.c), stats (stats.c), ui (status.c).  main.c owns the one instance
- * and passes it explicitly; there are no file-level globals.
+ * (queue.c), stats (stats.c), ui (status.c), sync (sync.c).  main.c owns
+ * the one instance and passes it explicitly; there are no file-level
+ * globals.
  */
 #ifndef FZ_FUZZ_STATE_H
 #define FZ_FUZZ_STATE_H
@@ -17,6 +18,7 @@
 #include "fz-fuzz/outdir.h"
 #include "fz-fuzz/queue.h"
 #include "fz-fuzz/stats.h"
+#include "fz-fuzz/sync.h"
 #include "mutators/dict.h"
 #include "mutators/rng.h"
 
@@ -54,6 +56,7 @@ typedef struct fz_state {
     fz_queue_t queue;
     fz_stats_t stats;
     fz_ui_t ui;
+    fz_sync_t sync;
     fz_diag_seen_t diag; /* target warnings given so far (diag.c) */
     fz_rng_t rng;
     fz_dict_t dict;

@@ -66,6 +66,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "total_crashes     : %llu\n"
         "total_hangs       : %llu\n"
         "rng_seed          : %llu\n"
+        "sync_execs        : %llu\n"
         "afl_banner        : %s\n"
         "afl_version       : fz-%s\n"
         "target_mode       : %s\n"
@@ -83,7 +84,8 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         r->execs_per_fork, (unsigned long long)r->calibration_execs,
         (unsigned long long)r->minimization_execs, (unsigned long long)r->total_crashes,
         (unsigned long long)r->total_hangs, (unsigned long long)r->seed,
-        r->afl_banner ? r->afl_banner : "", FZ_VERSION, r->target_mode ? r->target_mode : "default",
+        (unsigned long long)r->sync_execs, r->afl_banner ? r->afl_banner : "", FZ_VERSION,
+        r->target_mode ? r->target_mode : "default",
         r->target_warnings && *r->target_warnings ? r->target_warnings : "none",
         r->command_line ? r->command_line : "");
 }
@@ -160,6 +162,7 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->total_crashes = s->total_crashes;
     r->total_hangs = s->total_hangs;
     r->seed = st->cfg.seed;
+    r->sync_execs = st->sync.execs;
     r->target_warnings = st->diag.summary;
 }
 

@@ -21,7 +21,7 @@ typedef struct fz_stats {
     uint64_t total_crashes;    /* every crashing run */
     uint64_t total_hangs;      /* every run that timed out */
     uint32_t corpus_found;     /* entries found by fuzzing (not seeds) */
-    uint32_t corpus_imported;  /* always 0: no syncing between instances yet */
+    uint32_t corpus_imported;  /* entries imported from other instances (sync.c) */
     uint64_t slowest_exec_us;  /* slowest run that did not time out */
     uint32_t var_bytes;        /* map slots calibration saw change between runs */
     uint64_t cycles_wo_finds;  /* queue cycles completed without a new entry */
@@ -56,6 +56,7 @@ typedef struct fz_stats_report {
     double execs_per_fork;
     uint64_t calibration_execs, minimization_execs, total_crashes, total_hangs;
     uint64_t seed;
+    uint64_t sync_execs;         /* target runs spent on other instances' files (sync.c) */
     const char *target_warnings; /* diag.h's short form; "" or NULL: "none" */
 } fz_stats_report_t;
 

@@ -59,6 +59,9 @@ static void draw(fz_state_t *st, const fz_stats_report_t *r, uint64_t now)
            (unsigned long long)r->saved_crashes, (unsigned long long)r->total_crashes,
            (unsigned long long)r->saved_hangs, r->exec_timeout, find, crash, r->cur_item,
            r->corpus_count);
+    if (st->sync.enabled)
+        printf("  sync       %u imported from other instances, %llu runs on their files\033[K\n",
+               r->corpus_imported, (unsigned long long)r->sync_execs);
     if (st->diag.summary[0])
         printf("  warnings   %s  (explained when the run ends)\033[K\n", st->diag.summary);
     fflush(stdout);
@@ -68,10 +71,13 @@ void fz_status_line(fz_state_t *st)
 {
     fz_stats_report_t r;
     fz_stats_collect(st, &r);
-    printf("[%llus] execs %llu (%.0f/s), corpus %u (%u fav), edges %u (%.2f%%), stability "
+    char sync[64] = ""; /* only instances that sync say so */
+    if (st->sync.enabled)
+        snprintf(sync, sizeof(sync), ", imported %u", r.corpus_imported);
+    printf("[%llus] execs %llu (%.0f/s), corpus %u (%u fav%s), edges %u (%.2f%%), stability "
            "%.2f%%, cycles %llu, crashes %llu, hangs %llu\n",
            (unsigned long long)r.run_time, (unsigned long long)r.execs_done, r.execs_per_sec,
-           r.corpus_count, r.corpus_favored, r.edges_found, r.bitmap_cvg, r.stability,
+           r.corpus_count, r.corpus_favored, sync, r.edges_found, r.bitmap_cvg, r.stability,
            (unsigned long long)r.cycles_done, (unsigned long long)r.saved_crashes,
            (unsigned long long)r.saved_hangs);
     fflush(stdout);

@@ -10,6 +10,7 @@
 
 #include "fz-fuzz/coverage.h"
 #include "fz-fuzz/minimize.h"
+#include "fz-fuzz/sync.h"
 #include "fz-log.h"
 
 /* Classifies the run's map and tests it against virgin (updating it).
@@ -89,8 +90,7 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
         out_len = len; /* flaky: keep the input exactly as it crashed */
 
     char name[256];
-    fz_queue_find_name(name, sizeof(name), st->next_crash_id++, sig, st->queue.e[src]->file_id,
-                       fz_now_ms() - st->stats.start_ms, fz_state_execs(st), op, 0);
+    fz_sync_find_name(st, name, sizeof(name), st->next_crash_id++, sig, src, op, 0);
     if (!st->stats.saved_crashes)
         write_readme(st);
     fz_outdir_save(&st->out, "crashes", name, save, out_len);
@@ -105,8 +105,7 @@ int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t sr
     if (!is_unique(st, st->exec.virgin_hang, &st->stats.blind_hang_seen, 0))
         return 0;
     char name[256];
-    fz_queue_find_name(name, sizeof(name), st->next_hang_id++, 0, st->queue.e[src]->file_id,
-                       fz_now_ms() - st->stats.start_ms, fz_state_execs(st), op, 0);
+    fz_sync_find_name(st, name, sizeof(name), st->next_hang_id++, 0, src, op, 0);
     fz_outdir_save(&st->out, "hangs", name, buf, len);
     st->stats.saved_hangs++;
     st->stats.last_hang_ms = fz_now_ms();
