@@ -278,7 +278,6 @@ static uint32_t sync_peer(fz_state_t *st, const char *peer, const char *qdir)
             st->sync.peer_id = items[i].id;
             fz_fuzz_run_one(st, st->sync.buf, len, 0, "sync");
             st->sync.peer = NULL;
-            st->sync.examined++;
             run++;
         }
         free(path);

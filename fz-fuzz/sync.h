@@ -49,7 +49,6 @@ typedef struct fz_sync {
     const char *peer;     /* while judging a peer's file: the peer, else NULL */
     uint32_t peer_id;     /* ... and that file's id */
     uint64_t execs;       /* target runs spent on peers' files (judging + keeping) */
-    uint64_t examined;    /* peers' files run */
     uint8_t *buf;         /* FZ_MAX_INPUT bytes: the peer file being judged */
 } fz_sync_t;
 
