@@ -167,7 +167,13 @@ void fz_sync_free(fz_sync_t *s)
     s->buf = NULL;
 }
 
-/* The non-hidden names in dir, as a NULL-terminated array (NULL if dir
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The non-hidden names in dir, sorted (so peers are synced in the same
+ * order on every file system), as a NULL-terminated array (NULL if dir
  * cannot be read). */
 static char **list_dir(const char *dir, uint32_t *count)
 {
@@ -189,6 +195,7 @@ static char **list_dir(const char *dir, uint32_t *count)
     }
     closedir(d);
     v[*count] = NULL;
+    qsort(v, *count, sizeof(*v), cmp_name);
     return v;
 }
 
@@ -245,13 +252,13 @@ static void write_cursor(fz_state_t *st, const char *peer, uint32_t next)
     fz_outdir_save(&st->out, ".synced", peer, buf, sizeof(buf));
 }
 
-/* Runs the due files of one peer's queue; returns how many it imported. */
-static uint32_t sync_peer(fz_state_t *st, const char *peer, const char *qdir)
+/* Runs the due files of one peer's queue and moves its cursor past them. */
+static void sync_peer(fz_state_t *st, const char *peer, const char *qdir)
 {
     uint32_t n, next;
     char **names = list_dir(qdir, &n);
     if (!names)
-        return 0;
+        return;
     fz_sync_item_t *items = malloc((n ? n : 1) * sizeof(*items));
     if (!items)
         fz_die("out of memory");
@@ -289,7 +296,6 @@ static uint32_t sync_peer(fz_state_t *st, const char *peer, const char *qdir)
                 st->queue.n - before);
     free(items);
     free_list(names, n);
-    return st->queue.n - before;
 }
 
 /* The peers to sync from: every other instance directory with a queue/;
