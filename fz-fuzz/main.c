@@ -19,6 +19,7 @@
 #include "fz-fuzz/replay.h"
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/status.h"
+#include "fz-fuzz/resume.h"
 #include "fz-fuzz/sync.h"
 #include "fz-log.h"
 
@@ -200,6 +201,7 @@ static void load_inputs(fz_state_t *st, fz_files_t *seeds)
         fz_files_load(seeds, q, "queue of the resumed campaign", FZ_MAX_INPUT, FZ_FILES_KEEP_EMPTY);
         free(q);
         fz_info("resuming the campaign in '%s' (%u queue entries)", st->out.dir, seeds->n);
+        fz_resume_load_stats(st);
     }
     st->next_queue_id = fz_outdir_next_id(&st->out, "queue");
     st->next_crash_id = fz_outdir_next_id(&st->out, "crashes");
@@ -245,6 +247,8 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     fz_queue_init(&st->queue, st->exec.map_size);
     fz_status_init(st);
     fz_calibrate_seeds(st, &seeds);
+    if (st->out.resumed)
+        fz_resume_known_crashes(st);
     fz_files_free(&seeds);
     uint64_t crashes_before = st->stats.saved_crashes;
     fz_stats_write(st);

@@ -119,12 +119,13 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     memset(r, 0, sizeof(*r));
     r->start_time = s->start_ms / 1000;
     r->last_update = now / 1000;
-    r->run_time = (now - s->start_ms) / 1000;
+    r->run_time = s->prev_run_time + (now - s->start_ms) / 1000;
     r->fuzzer_pid = (int)getpid();
-    r->cycles_done = st->queue.cycles;
+    r->cycles_done = s->prev_cycles + st->queue.cycles;
     r->cycles_wo_finds = s->cycles_wo_finds;
-    r->execs_done = fz_state_execs(st);
-    r->execs_per_sec = now > s->start_ms ? r->execs_done * 1000.0 / (now - s->start_ms) : 0;
+    uint64_t session_execs = fz_state_execs(st);
+    r->execs_done = s->prev_execs + session_execs;
+    r->execs_per_sec = now > s->start_ms ? session_execs * 1000.0 / (now - s->start_ms) : 0;
     r->corpus_count = st->queue.n;
     r->corpus_favored = st->queue.n_favored;
     r->corpus_found = s->corpus_found;
@@ -159,8 +160,8 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->execs_per_fork = x->fs.total_forks ? (double)x->fs.total_execs / x->fs.total_forks : 1.0;
     r->calibration_execs = s->calib_execs;
     r->minimization_execs = s->min_execs;
-    r->total_crashes = s->total_crashes;
-    r->total_hangs = s->total_hangs;
+    r->total_crashes = s->prev_total_crashes + s->total_crashes;
+    r->total_hangs = s->prev_total_hangs + s->total_hangs;
     r->seed = st->cfg.seed;
     r->sync_execs = st->sync.execs;
     r->target_warnings = st->diag.summary;

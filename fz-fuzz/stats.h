@@ -31,6 +31,10 @@ typedef struct fz_stats {
     uint64_t blind_hang_seen;  /* -n: a hang was saved */
     uint64_t last_plot_ms;     /* when plot_data last got a line */
     uint64_t last_stats_ms;    /* when fuzzer_stats was last written */
+    /* Totals of the campaign this run resumed (resume.c), 0 otherwise:
+     * added to this session's for execs_done, run_time, cycles_done,
+     * total_crashes and total_hangs. */
+    uint64_t prev_execs, prev_run_time, prev_cycles, prev_total_crashes, prev_total_hangs;
     char *plot;                /* plot_data so far (rewritten whole, atomically) */
     size_t plot_len, plot_cap;
 } fz_stats_t;

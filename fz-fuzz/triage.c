@@ -72,7 +72,7 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     fz_exec_t *x = &st->exec;
     int sig = x->fs.last_signal;
     st->stats.total_crashes++;
-    st->stats.execs_at_last_crash = fz_state_execs(st);
+    st->stats.execs_at_last_crash = st->stats.prev_execs + fz_state_execs(st);
     if (!is_unique(st, x->virgin_crash, &st->stats.blind_crash_sigs, sig))
         return 0;
 
@@ -99,11 +99,37 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     return 1;
 }
 
+/* A run can time out only because the machine was busy for a moment, so a
+ * new hang is run once more with the longer hang timeout (as afl-fuzz
+ * does) before it is saved.  Returns that run's result, or FZ_RUN_HANG
+ * without a run when the timeout in force is already that long. */
+static fz_run_result_t confirm_hang(fz_state_t *st, const uint8_t *buf, uint32_t len)
+{
+    fz_exec_t *x = &st->exec;
+    uint32_t hang_ms = st->cfg.hang_ms ? st->cfg.hang_ms : FZ_HANG_CONFIRM_MS;
+    if (x->timeout_ms >= hang_ms)
+        return FZ_RUN_HANG;
+    fz_fsrv_set_timeout(&x->fs, hang_ms);
+    fz_run_result_t r = fz_fsrv_run(&x->fs, buf, len);
+    fz_fsrv_set_timeout(&x->fs, x->timeout_ms);
+    if (r == FZ_RUN_ERROR)
+        fz_die("the target stopped answering while confirming a hang: %s", x->fs.errmsg);
+    return r;
+}
+
 int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)
 {
     st->stats.total_hangs++;
     if (!is_unique(st, st->exec.virgin_hang, &st->stats.blind_hang_seen, 0))
         return 0;
+    switch (confirm_hang(st, buf, len)) {
+    case FZ_RUN_HANG:
+        break;
+    case FZ_RUN_CRASH: /* slow on the way to a crash */
+        return fz_triage_crash(st, buf, len, src, op);
+    default: /* finished given more time: slow, not hung */
+        return 0;
+    }
     char name[256];
     fz_sync_find_name(st, name, sizeof(name), st->next_hang_id++, 0, src, op, 0);
     fz_outdir_save(&st->out, "hangs", name, buf, len);

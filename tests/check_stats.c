@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fz-fuzz/outdir.h"
+#include "fz-fuzz/resume.h"
 #include "fz-fuzz/stats.h"
 
 const char *fz_log_prog = "check_stats";
@@ -99,6 +100,35 @@ START_TEST(test_keys)
 }
 END_TEST
 
+START_TEST(test_resume_parse)
+{
+    /* What fz_stats_format writes, a resumed run reads back. */
+    fz_stats_report_t r;
+    sample(&r);
+    r.total_crashes = 9;
+    r.total_hangs = 4;
+    char buf[8192];
+    fz_stats_format(buf, sizeof(buf), &r);
+    fz_stats_t s;
+    memset(&s, 0, sizeof(s));
+    ck_assert_int_eq(fz_resume_parse_stats(buf, &s), 5);
+    ck_assert_uint_eq(s.prev_execs, 123456);
+    ck_assert_uint_eq(s.prev_run_time, 100);
+    ck_assert_uint_eq(s.prev_cycles, 3);
+    ck_assert_uint_eq(s.prev_total_crashes, 9);
+    ck_assert_uint_eq(s.prev_total_hangs, 4);
+    /* Damaged or foreign files: bad values and look-alike keys are skipped. */
+    memset(&s, 0, sizeof(s));
+    ck_assert_int_eq(fz_resume_parse_stats("execs_done : lots\nexecs_done_x : 5\n"
+                                           "run_time:\ncycles_done : 7\ntotal_hangs",
+                                           &s),
+                     1);
+    ck_assert_uint_eq(s.prev_execs, 0);
+    ck_assert_uint_eq(s.prev_cycles, 7);
+    ck_assert_int_eq(fz_resume_parse_stats("", &s), 0);
+}
+END_TEST
+
 START_TEST(test_plot)
 {
     ck_assert_str_eq(FZ_PLOT_HEADER,
@@ -156,6 +186,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_keys);
     tcase_add_test(tc, test_plot);
+    tcase_add_test(tc, test_resume_parse);
     tcase_add_test(tc, test_atomic_write);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

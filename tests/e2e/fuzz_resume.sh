@@ -58,3 +58,21 @@ grep -q 'resuming' auto.log || fail "FZ_AUTORESUME=1 did not resume"
 missing=$(comm -23 <(sort before.txt) <(cd out/default/queue && md5sum id:* | sort))
 [ -z "$missing" ] || fail "FZ_AUTORESUME lost queue entries"
 ok "FZ_AUTORESUME=1 resumes"
+
+# What a resumed campaign carries over besides its queue: the running
+# totals continue, and crashes already saved are known (re-run at start),
+# so finding the same crash again saves nothing and exits 0.
+fz-fuzz -q -s 1 -E 20000 -i "$seeds" -o out2 -- ./demo @@ >c1.log 2>&1
+rc=$?
+[ $rc = 3 ] || { tail -n 5 c1.log; fail "the first campaign exited $rc, want 3 (the demo crash)"; }
+val() { sed -n "s/^$1 *: //p" out2/default/fuzzer_stats; }
+execs1=$(val execs_done) crashes1=$(val total_crashes)
+ls out2/default/crashes | grep '^id:' >crashes1.txt
+fz-fuzz -q -s 2 -E 20000 -i - -o out2 -- ./demo @@ >c2.log 2>&1
+rc=$?
+[ $rc = 0 ] || { tail -n 5 c2.log; ls out2/default/crashes; fail "the resumed campaign exited $rc, want 0 (no new crash)"; }
+grep -q 're-ran 1 saved crash(es), 1 still crash' c2.log || { cat c2.log; fail "saved crashes were not re-run"; }
+ls out2/default/crashes | grep '^id:' | diff crashes1.txt - || fail "the resumed campaign saved the known crash again"
+[ "$(val execs_done)" -ge $((execs1 + 20000)) ] || fail "execs_done $(val execs_done) did not continue from $execs1"
+[ "$(val total_crashes)" -gt "$crashes1" ] || fail "total_crashes $(val total_crashes) did not continue from $crashes1"
+ok "resume continues the totals (execs_done $execs1 -> $(val execs_done)) and knows the saved crash"

@@ -1,0 +1,94 @@
+/*
+ * resume.c - counters and known crashes of a resumed campaign (resume.h).
+ */
+#include "fz-fuzz/resume.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fz-fuzz/coverage.h"
+#include "fz-fuzz/state.h"
+#include "fz-log.h"
+
+int fz_resume_parse_stats(const char *text, fz_stats_t *s)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } keys[] = {
+        {"execs_done", offsetof(fz_stats_t, prev_execs)},
+        {"run_time", offsetof(fz_stats_t, prev_run_time)},
+        {"cycles_done", offsetof(fz_stats_t, prev_cycles)},
+        {"total_crashes", offsetof(fz_stats_t, prev_total_crashes)},
+        {"total_hangs", offsetof(fz_stats_t, prev_total_hangs)},
+    };
+    int found = 0;
+    for (const char *line = text; line && *line; line = strchr(line, '\n'), line += !!line) {
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            size_t n = strlen(keys[i].key);
+            if (strncmp(line, keys[i].key, n) != 0 || (line[n] != ' ' && line[n] != ':'))
+                continue;
+            const char *colon = strchr(line, ':');
+            const char *eol = strchr(line, '\n');
+            if (!colon || (eol && colon > eol))
+                continue;
+            char *end;
+            unsigned long long v = strtoull(colon + 1, &end, 10);
+            if (end == colon + 1 || (*end && *end != '\n' && *end != ' '))
+                continue;
+            *(uint64_t *)((char *)s + keys[i].off) = v;
+            found++;
+        }
+    }
+    return found;
+}
+
+void fz_resume_load_stats(fz_state_t *st)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/fuzzer_stats", st->out.dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return; /* stopped before its first stats write: nothing to carry */
+    char text[16384]; /* fz-fuzz writes at most 8 KiB (stats.c) */
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    fz_resume_parse_stats(text, &st->stats);
+}
+
+void fz_resume_known_crashes(fz_state_t *st)
+{
+    fz_exec_t *x = &st->exec;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/crashes", st->out.dir);
+    fz_files_t files = {0};
+    fz_files_load(&files, dir, "crashes directory of the resumed campaign", FZ_MAX_INPUT,
+                  FZ_FILES_MAY_BE_EMPTY | FZ_FILES_KEEP_EMPTY);
+    uint32_t ran = 0, still = 0;
+    for (uint32_t i = 0; i < files.n && ran < FZ_RESUME_MAX_CRASHES; i++) {
+        if (strncmp(files.f[i].name, "id:", 3) != 0)
+            continue;
+        ran++;
+        fz_run_result_t r = fz_fsrv_run(&x->fs, files.f[i].data, files.f[i].len);
+        if (r == FZ_RUN_ERROR)
+            fz_die("the target stopped answering while re-running saved crashes: %s",
+                   x->fs.errmsg);
+        if (r != FZ_RUN_CRASH)
+            continue;
+        still++;
+        if (st->cfg.blind) {
+            st->stats.blind_crash_sigs |= 1ull << (x->fs.last_signal & 63);
+            continue;
+        }
+        fz_cov_classify(x->fs.trace_bits, x->map_size);
+        fz_cov_new_bits(x->virgin_crash, x->fs.trace_bits, x->map_size);
+    }
+    st->stats.calib_execs += ran;
+    fz_files_free(&files);
+    if (ran)
+        fz_info("re-ran %u saved crash(es), %u still crash: the same crashes are not saved again",
+                ran, still);
+}
