@@ -190,6 +190,24 @@ static int sync_interval(fz_cfg_t *cfg, char *err, size_t errlen)
     return FZ_OPTIONS_OK;
 }
 
+/* FZ_HANG_TMOUT, else AFL++'s AFL_HANG_TMOUT (both milliseconds). */
+static int hang_timeout(fz_cfg_t *cfg, char *err, size_t errlen)
+{
+    const char *names[2] = {"FZ_HANG_TMOUT", "AFL_HANG_TMOUT"};
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(names[i]);
+        uint64_t n;
+        if (!v || !v[0])
+            continue;
+        if (parse_u64(v, UINT32_MAX, &n) != 0 || n == 0)
+            return bad(err, errlen, "%s must be a positive number of milliseconds, not '%s'",
+                       names[i], v);
+        cfg->hang_ms = (uint32_t)n;
+        break;
+    }
+    return FZ_OPTIONS_OK;
+}
+
 int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t errlen)
 {
     memset(cfg, 0, sizeof(*cfg));
@@ -198,7 +216,8 @@ int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t err
     cfg->resume = fz_env_flag("FZ_AUTORESUME", "AFL_AUTORESUME");
     cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
     err[0] = 0;
-    if (sync_interval(cfg, err, errlen) != FZ_OPTIONS_OK)
+    if (sync_interval(cfg, err, errlen) != FZ_OPTIONS_OK ||
+        hang_timeout(cfg, err, errlen) != FZ_OPTIONS_OK)
         return FZ_OPTIONS_BAD;
 
     int i = 1;
@@ -251,6 +270,8 @@ void fz_options_usage(void *fp, const char *prog)
             "  FZ_AUTORESUME=1   resume a campaign found in -o instead of refusing it\n"
             "  FZ_NO_UI=1        same as -q\n"
             "  FZ_DEBUG_CHILD=1  let the target's stdout and stderr through\n"
+            "  FZ_HANG_TMOUT=MS  timeout of the run that confirms a hang before it is\n"
+            "                    saved (default 1000, or -t when that is longer)\n"
             "  FZ_SYNC_SECS=N    -M/-S: seconds between syncs (default %d; the main\n"
             "                    halves it; AFL_SYNC_TIME is in minutes)\n"
             "\nexit status: 0 no crash, 1 usage or set-up error, 3 crashes found,\n"

@@ -23,6 +23,8 @@ typedef struct fz_cfg {
     int is_secondary;       /* -S given (neither: a lone instance that never syncs) */
     uint32_t sync_secs;     /* FZ_SYNC_SECS (or AFL_SYNC_TIME x 60): seconds between syncs */
     uint32_t timeout_ms;    /* -t: per-run timeout; 0 = from calibration */
+    uint32_t hang_ms;       /* FZ_HANG_TMOUT / AFL_HANG_TMOUT: a hang is confirmed with
+                               this timeout; 0 = FZ_HANG_CONFIRM_MS or the timeout */
     uint64_t mem_mb;        /* -m: target memory limit; 0 = none */
     uint64_t max_secs;      /* -V: stop after this many seconds; 0 = never */
     uint64_t max_execs;     /* -E: stop after this many executions; 0 = never */
