@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fz-fuzz/coverage.h"
+#include "tests/check-run.h"
 
 /* A tiny deterministic generator so failures reproduce. */
 static uint64_t rnd(uint64_t *s)
@@ -174,9 +175,5 @@ int main(void)
     tcase_add_test(tc, test_new_bits_matches_reference);
     tcase_add_test(tc, test_sparse_big_map);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return fz_check_run(s);
 }

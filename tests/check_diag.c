@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fz-fuzz/diag.h"
+#include "tests/check-run.h"
 
 const char *fz_log_prog = "check_diag";
 
@@ -71,9 +72,5 @@ int main(void)
     tcase_add_test(tc, summary_is_shell_safe);
     tcase_add_test(tc, messages_name_cause_and_fix);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return fz_check_run(s);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "mutators/dict.h"
+#include "tests/check-run.h"
 
 static char tmpdir[64];
 
@@ -218,9 +219,5 @@ static Suite *dict_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(dict_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return fz_check_run(dict_suite());
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fz-cc/args.h"
+#include "tests/check-run.h"
 
 const char *fz_log_prog = "check_fzcc";
 
@@ -370,9 +371,5 @@ int main(void)
     tcase_add_test(tc, test_response_files);
     tcase_add_test(tc, test_macros);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return fz_check_run(s);
 }

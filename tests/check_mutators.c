@@ -16,6 +16,7 @@
 #include "mutators/chain.h"
 #include "mutators/mutate.h"
 #include "mutators/rng.h"
+#include "tests/check-run.h"
 
 #define SEED 12345
 
@@ -665,9 +666,5 @@ static Suite *mutators_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(mutators_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return fz_check_run(mutators_suite());
 }

@@ -10,6 +10,7 @@
 
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/sync.h"
+#include "tests/check-run.h"
 
 const char *fz_log_prog = "check_options";
 
@@ -225,9 +226,5 @@ int main(void)
     tcase_add_test(tc, test_environment);
     tcase_add_test(tc, test_parallel);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return fz_check_run(s);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fz-fuzz/queue.h"
+#include "tests/check-run.h"
 
 const char *fz_log_prog = "check_queue";
 
@@ -126,9 +127,5 @@ int main(void)
     tcase_add_test(tc, test_favored);
     tcase_add_test(tc, test_no_coverage_walks_all);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return fz_check_run(s);
 }

@@ -9,6 +9,7 @@
 
 #include "mutators/reduce.h"
 #include "mutators/rng.h"
+#include "tests/check-run.h"
 
 /* The simulated crash: the input holds DE AD BE EF in that order, anywhere
  * (not necessarily adjacent), like a parser that crashes once it has seen
@@ -200,9 +201,5 @@ static Suite *reduce_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(reduce_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return fz_check_run(reduce_suite());
 }

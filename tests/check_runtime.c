@@ -26,6 +26,7 @@
 
 #include "fz-config.h"
 #include "fz-protocol.h"
+#include "tests/check-run.h"
 
 #define EDGES "build/rt/rt_edges"
 #define LOOP "build/rt/rt_loop"
@@ -520,9 +521,5 @@ int main(void)
     tcase_add_test(tc, direct_was_killed_while_idle);
     tcase_add_test(tc, direct_timeout_kill_at_any_moment);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return fz_check_run(s);
 }

@@ -14,6 +14,7 @@
 #include "fz-fuzz/outdir.h"
 #include "fz-fuzz/resume.h"
 #include "fz-fuzz/stats.h"
+#include "tests/check-run.h"
 
 const char *fz_log_prog = "check_stats";
 
@@ -189,9 +190,5 @@ int main(void)
     tcase_add_test(tc, test_resume_parse);
     tcase_add_test(tc, test_atomic_write);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return fz_check_run(s);
 }

@@ -10,6 +10,7 @@
 
 #include "fz-fuzz/stats.h"
 #include "fz-fuzz/sync.h"
+#include "tests/check-run.h"
 
 const char *fz_log_prog = "check_sync";
 
@@ -153,9 +154,5 @@ int main(void)
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_stats_key);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return fz_check_run(s);
 }
