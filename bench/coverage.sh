@@ -9,7 +9,8 @@
 # the union of slots hit by entries whose name says time:<= T ms is the
 # coverage at T.  (Both fuzzers put time:MS in queue names.)  Prints a table
 # and the final ratio; it never fails on the ratio (a loaded machine should
-# not break `make bench`).
+# not break `make bench`).  Also prints the runs fz-fuzz spent minimizing
+# (per new entry, and as a share of all runs).
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
 secs=${BENCH_SECONDS:-20}
@@ -60,3 +61,8 @@ if [ -n "${final[afl]:-}" ]; then
     awk -v a="${final[fz]}" -v b="${final[afl]}" \
         'BEGIN { printf "coverage ratio fz/afl after %s s: %.2f\n", '"$secs"', (b > 0 ? a / b : 0) }'
 fi
+# What minimization cost fz-fuzz (fuzzer_stats: runs spent shrinking new
+# entries and crashes, and the entries fuzzing found).
+stat() { sed -n "s/^$1 *: //p" "$w/fz/default/fuzzer_stats"; }
+awk -v m="$(stat minimize_execs)" -v n="$(stat corpus_found)" -v e="$(stat execs_done)" \
+    'BEGIN { printf "fz minimization: %d runs for %d new entries (%.0f per entry, %.1f%% of %d runs)\n", m, n, (n ? m / n : 0), (e ? 100 * m / e : 0), e }'
