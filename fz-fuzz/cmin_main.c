@@ -180,7 +180,7 @@ static void copy_kept(const cmin_set_t *set, const char *out)
         const char *base = strrchr(f->name, '/');
         if (!buf || asprintf(&dst, "%s/%s", out, base ? base + 1 : f->name) < 0)
             fz_die("cannot read '%s': %m", f->name);
-        if (fz_tool_write_atomic(dst, buf, len))
+        if (fz_tool_write_atomic(dst, buf, len, 0644))
             fz_die("cannot write '%s': %m", dst);
         free(dst);
         free(buf);
@@ -201,23 +201,17 @@ int main(int argc, char **argv)
         case 'o':
             out = optarg;
             break;
-        case 't':
-            cfg.timeout_ms = fz_tool_parse_u32(optarg, "-t", 1, 3600000);
-            break;
-        case 'm':
-            cfg.mem_limit_mb = fz_tool_parse_u32(optarg, "-m", 0, 1u << 30);
-            break;
         case 'q':
             quiet = 1;
             break;
         default:
-            usage();
+            if (!fz_tool_exec_opt(c, optarg, &cfg))
+                usage();
         }
     }
     if (!in || !out || optind >= argc)
         usage();
     cfg.argv = argv + optind;
-    cfg.debug_child = fz_tool_debug_child();
 
     cmin_set_t set = {0};
     list_dir(in, &set);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "fz-config.h"
+#include "fz-fuzz/tools.h"
 #include "fz-protocol.h"
 
 /* Map size assumed for a target that does not report one: AFL's classic
@@ -64,14 +65,9 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->timeout_ms = 1000;
-    const char *names[] = {"FZ_NO_DIRECT", "FZ_NO_AFFINITY", "AFL_NO_AFFINITY"};
-    int on[3];
-    for (int i = 0; i < 3; i++) {
-        const char *v = getenv(names[i]);
-        on[i] = v && *v && strcmp(v, "0") != 0;
-    }
-    cfg->no_direct = on[0];
-    cfg->no_affinity = on[1] || on[2];
+    cfg->no_direct = fz_env_flag("FZ_NO_DIRECT", NULL);
+    cfg->no_affinity = fz_env_flag("FZ_NO_AFFINITY", "AFL_NO_AFFINITY");
+    cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
 }
 
 int fz_fsrv_file_has(const char *path, const char *sig)

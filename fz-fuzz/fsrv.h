@@ -42,7 +42,8 @@ typedef struct {
     uint32_t timeout_ms;    /* per run; 0 = the default, 1000 ms */
     uint32_t mem_limit_mb;  /* RLIMIT_AS for the target; 0 = none */
     int blind;              /* -n: fork+exec per run, no handshake, no coverage */
-    int debug_child;        /* keep the target's stdout/stderr (FZ_DEBUG_CHILD=1) */
+    int debug_child;        /* keep the target's stdout/stderr (FZ_DEBUG_CHILD=1 or
+                               AFL_DEBUG_CHILD=1; fz_fsrv_cfg_init reads them) */
     int no_shm_input;       /* never use shared-memory input even if offered */
     int no_direct;          /* keep AFL++'s SIGSTOP persistent protocol even with an
                                fz runtime (FZ_NO_DIRECT=1; fz_fsrv_cfg_init reads it) */

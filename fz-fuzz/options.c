@@ -14,6 +14,7 @@
 
 #include "fz-config.h"
 #include "fz-fuzz/sync.h"
+#include "fz-fuzz/tools.h"
 
 /* How a row stores its value. */
 enum opt_kind {
@@ -58,17 +59,6 @@ static const struct opt opt_table[] = {
 };
 
 #define N_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
-
-int fz_env_flag(const char *fz_name, const char *afl_name)
-{
-    const char *names[2] = {fz_name, afl_name};
-    for (int i = 0; i < 2; i++) {
-        const char *v = names[i] ? getenv(names[i]) : NULL;
-        if (v && v[0] && strcmp(v, "0") != 0)
-            return 1;
-    }
-    return 0;
-}
 
 __attribute__((format(printf, 3, 4))) static int bad(char *err, size_t errlen, const char *fmt, ...)
 {

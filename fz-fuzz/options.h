@@ -54,7 +54,4 @@ int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t err
 /* Print the usage text, generated from the option table, to f. */
 void fz_options_usage(void *f, const char *prog);
 
-/* 1 if either environment variable is set to something other than "" or "0". */
-int fz_env_flag(const char *fz_name, const char *afl_name);
-
 #endif

@@ -14,8 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fz-log.h"
 #include "fz-fuzz/queue.h"
+#include "fz-fuzz/tools.h"
+#include "fz-log.h"
 
 #define LOCK_NAME ".fz.lock"
 
@@ -116,42 +117,14 @@ void fz_outdir_close(fz_outdir_t *od)
     od->dir = NULL;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-    while (len) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return w < 0 ? -errno : -ENOSPC;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 int fz_write_atomic(const char *dir, const char *name, const void *data, size_t len)
 {
-    size_t n = strlen(dir) + strlen(name) + 16;
-    char *tmp = malloc(n), *dst = malloc(n);
-    if (!tmp || !dst)
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *dst = malloc(n);
+    if (!dst)
         fz_die("out of memory");
-    snprintf(tmp, n, "%s/.%s.tmp", dir, name);
     snprintf(dst, n, "%s/%s", dir, name);
-    int rc = 0;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        rc = -errno;
-    } else {
-        rc = write_all(fd, data, len);
-        if (close(fd) != 0 && rc == 0)
-            rc = -errno;
-        if (rc == 0 && rename(tmp, dst) != 0)
-            rc = -errno;
-        if (rc != 0)
-            unlink(tmp);
-    }
-    free(tmp);
+    int rc = fz_tool_write_atomic(dst, data, len, 0600) ? -errno : 0;
     free(dst);
     return rc;
 }

@@ -77,20 +77,14 @@ int main(int argc, char **argv)
         case 'e':
             edges_only = 1;
             break;
-        case 't':
-            cfg.timeout_ms = fz_tool_parse_u32(optarg, "-t", 1, 3600000);
-            break;
-        case 'm':
-            cfg.mem_limit_mb = fz_tool_parse_u32(optarg, "-m", 0, 1u << 30);
-            break;
         default:
-            usage();
+            if (!fz_tool_exec_opt(c, optarg, &cfg))
+                usage();
         }
     }
     if (!out || optind >= argc)
         usage();
     cfg.argv = argv + optind;
-    cfg.debug_child = fz_tool_debug_child();
 
     size_t len;
     uint8_t *buf = fz_tool_read_fd(0, &len);

@@ -74,12 +74,6 @@ int main(int argc, char **argv)
         case 'o':
             out = optarg;
             break;
-        case 't':
-            cfg.timeout_ms = fz_tool_parse_u32(optarg, "-t", 1, 3600000);
-            break;
-        case 'm':
-            cfg.mem_limit_mb = fz_tool_parse_u32(optarg, "-m", 0, 1u << 30);
-            break;
         case 'x':
             any_crash = 1;
             break;
@@ -90,13 +84,13 @@ int main(int argc, char **argv)
             quiet = 1;
             break;
         default:
-            usage();
+            if (!fz_tool_exec_opt(c, optarg, &cfg))
+                usage();
         }
     }
     if (!in || !out || optind >= argc)
         usage();
     cfg.argv = argv + optind;
-    cfg.debug_child = fz_tool_debug_child();
 
     size_t len;
     uint8_t *buf = fz_tool_read_file(in, &len);
@@ -130,7 +124,7 @@ int main(int argc, char **argv)
                "depends on time, randomness or state); make it deterministic first",
                in, mc.mode == FZ_MIN_CRASH ? "crashed" : "gave some coverage");
     }
-    if (fz_tool_write_atomic(out, res, res_len))
+    if (fz_tool_write_atomic(out, res, res_len, 0644))
         fz_die("cannot write '%s': %m", out);
     if (!quiet)
         fz_info("%s: %zu -> %zu bytes in %llu executions (kept %s%s)", out, len, res_len,

@@ -71,22 +71,25 @@ uint8_t *fz_tool_read_file(const char *path, size_t *len)
 
 char *fz_tool_tmp_name(const char *path)
 {
+    const char *slash = strrchr(path, '/');
+    int dir_len = slash ? (int)(slash - path + 1) : 0;
     char *tmp = NULL;
-    if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0)
+    if (asprintf(&tmp, "%.*s.%s.tmp.%d", dir_len, path, path + dir_len, (int)getpid()) < 0)
         return NULL;
     return tmp;
 }
 
-int fz_tool_write_atomic(const char *path, const uint8_t *buf, size_t len)
+int fz_tool_write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
 {
     char *tmp = fz_tool_tmp_name(path);
     if (!tmp)
         return -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const uint8_t *p = buf;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
     if (fd < 0)
         goto fail;
     for (size_t off = 0; off < len;) {
-        ssize_t n = write(fd, buf + off, len - off);
+        ssize_t n = write(fd, p + off, len - off);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -109,8 +112,24 @@ fail:;
     return -1;
 }
 
-int fz_tool_debug_child(void)
+int fz_env_flag(const char *fz_name, const char *afl_name)
 {
-    const char *a = getenv("FZ_DEBUG_CHILD"), *b = getenv("AFL_DEBUG_CHILD");
-    return (a && *a && strcmp(a, "0") != 0) || (b && *b && strcmp(b, "0") != 0);
+    const char *names[2] = {fz_name, afl_name};
+    for (int i = 0; i < 2; i++) {
+        const char *v = names[i] ? getenv(names[i]) : NULL;
+        if (v && v[0] && strcmp(v, "0") != 0)
+            return 1;
+    }
+    return 0;
+}
+
+int fz_tool_exec_opt(int c, const char *arg, fz_fsrv_cfg_t *cfg)
+{
+    if (c == 't')
+        cfg->timeout_ms = fz_tool_parse_u32(arg, "-t", 1, 3600000);
+    else if (c == 'm')
+        cfg->mem_limit_mb = fz_tool_parse_u32(arg, "-m", 0, 1u << 30);
+    else
+        return 0;
+    return 1;
 }

@@ -1,12 +1,16 @@
 /*
  * tools.h - small helpers the stand-alone tools (fz-showmap, fz-tmin,
- * fz-cmin) share: number parsing, whole-file reads, atomic writes.
+ * fz-cmin) and fz-fuzz share: number parsing, whole-file reads, atomic
+ * writes, environment flags, the -t / -m options.
  */
 #ifndef FZ_TOOLS_H
 #define FZ_TOOLS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+#include "fz-fuzz/fsrv.h"
 
 /* Parses a decimal option value in [min, max] or dies naming the flag. */
 uint32_t fz_tool_parse_u32(const char *s, const char *flag, uint32_t min, uint32_t max);
@@ -19,14 +23,23 @@ uint8_t *fz_tool_read_fd(int fd, size_t *len);
  * FZ_MAX_INPUT are read whole; callers check the size. */
 uint8_t *fz_tool_read_file(const char *path, size_t *len);
 
-/* "path.tmp.PID", malloc'ed: a sibling name to rename() into path. */
+/* "DIR/.NAME.tmp.PID" for path "DIR/NAME", malloc'ed: a hidden sibling to
+ * rename() into path (hidden, so directory readers such as a resumed or
+ * syncing fz-fuzz and afl-fuzz skip it). */
 char *fz_tool_tmp_name(const char *path);
 
-/* Writes buf to path through a temp file and rename, so readers never see
- * half a file.  Returns 0 or -1 (errno set, temp file removed). */
-int fz_tool_write_atomic(const char *path, const uint8_t *buf, size_t len);
+/* Writes buf to path (created with mode) through fz_tool_tmp_name and
+ * rename, so readers never see half a file.  Returns 0, or -1 with errno
+ * set and no temp file left. */
+int fz_tool_write_atomic(const char *path, const void *buf, size_t len, mode_t mode);
 
-/* FZ_DEBUG_CHILD=1 (or AFL_DEBUG_CHILD=1): keep the target's output. */
-int fz_tool_debug_child(void);
+/* 1 if either environment variable (fz's name, AFL++'s, or NULL) is set
+ * to something other than "" or "0". */
+int fz_env_flag(const char *fz_name, const char *afl_name);
+
+/* The run options every tool shares with fz-fuzz: -t MS (timeout) and
+ * -m MB (memory limit) into cfg, dying on a bad value.  Returns 1 if c was
+ * one of them, 0 otherwise (the caller's getopt switch goes on). */
+int fz_tool_exec_opt(int c, const char *arg, fz_fsrv_cfg_t *cfg);
 
 #endif
