@@ -35,9 +35,10 @@
  *  3. Slots.  Slots are numbered 0..N-1 in the order functions are compiled
  *     and blocks are walked.  Per edge the pass inserts, after the block's
  *     labels:
- *         c = p[k];  c = c + 1;  c = c + (c == 0);  p[k] = c;
+ *         c = p[k];  o = .ADD_OVERFLOW (c, 1);  p[k] = REAL (o) + IMAG (o);
  *     (an 8-bit counter with the NeverZero rule: 255+1 gives 1, so an edge
- *     that ran a multiple of 256 times never looks unvisited).  No call.
+ *     that ran a multiple of 256 times never looks unvisited; the carry
+ *     form becomes add + adc on x86).  No call.
  *     p = __fz_area is loaded once per call on the entry edge (the pointer
  *     only changes when the module registers, before its code runs), and the
  *     counter accesses use an alias set of their own so they do not force
@@ -84,6 +85,7 @@
 #include "cfghooks.h"
 #include "gimple.h"
 #include "gimple-iterator.h"
+#include "internal-fn.h"
 #include "ssa.h"
 #include "tree-into-ssa.h"
 #include "gimplify.h"
@@ -280,8 +282,13 @@ tree counter_type(fz_state *st)
     return st->ctr_type;
 }
 
-/* Inserts  c = p[k]; c += 1; c += (c == 0); p[k] = c;  after the labels of
- * bb, where p holds __fz_area.  Virtual operands are left for update_ssa. */
+/* Inserts, after the labels of bb, where p holds __fz_area:
+ *     c = p[k];  o = .ADD_OVERFLOW (c, 1);  p[k] = REALPART (o) + IMAGPART (o);
+ * which is c + 1, plus 1 more when that wrapped to 0 (NeverZero).  Said
+ * with the overflow flag rather than a compare with 0, x86 gets
+ * add + adc (4 instructions with the load and store) instead of
+ * add + sete + add, and needs no extra register.
+ * Virtual operands are left for update_ssa. */
 void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
 {
     tree u8 = ctr_t;
@@ -290,14 +297,18 @@ void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
     tree ref = build2(MEM_REF, u8, p, build_int_cst(build_pointer_type(ctr_t), k));
     tree c0 = make_ssa_name(u8);
     gimple_seq_add_stmt(&seq, gimple_build_assign(c0, ref));
+    tree ctype = build_complex_type(u8);
+    tree ov = make_ssa_name(ctype);
+    gcall *add = gimple_build_call_internal(IFN_ADD_OVERFLOW, 2, c0, build_one_cst(u8));
+    gimple_call_set_lhs(add, ov);
+    gimple_seq_add_stmt(&seq, add);
     tree c1 = make_ssa_name(u8);
-    gimple_seq_add_stmt(&seq, gimple_build_assign(c1, PLUS_EXPR, c0, build_one_cst(u8)));
-    tree z = make_ssa_name(boolean_type_node);
-    gimple_seq_add_stmt(&seq, gimple_build_assign(z, EQ_EXPR, c1, build_zero_cst(u8)));
-    tree zc = make_ssa_name(u8);
-    gimple_seq_add_stmt(&seq, gimple_build_assign(zc, NOP_EXPR, z));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(c1, REALPART_EXPR, build1(REALPART_EXPR, u8, ov)));
+    tree carry = make_ssa_name(u8);
+    gimple_seq_add_stmt(&seq,
+                        gimple_build_assign(carry, IMAGPART_EXPR, build1(IMAGPART_EXPR, u8, ov)));
     tree c2 = make_ssa_name(u8);
-    gimple_seq_add_stmt(&seq, gimple_build_assign(c2, PLUS_EXPR, c1, zc));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(c2, PLUS_EXPR, c1, carry));
     gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(ref), c2));
 
     gimple_stmt_iterator gsi = gsi_after_labels(bb);

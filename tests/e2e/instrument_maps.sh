@@ -73,3 +73,13 @@ check c -O3
 check cxx -O3 -fPIC
 check c -O2 -fPIC -g
 check cxx -O1 -g
+
+# NeverZero: an edge taken 256 (or 512) times must not read as unvisited.
+fzcc -O1 "$FZ_ROOT/testcases/nz_loop.c" -o "$T/nz" || fail "cannot build nz_loop.c"
+for n in 255 256 512; do
+    "$FZ_BIN/fz-showmap" -q -r -o "$T/nz.$n" -- "$T/nz" $n </dev/null || fail "fz-showmap on nz_loop $n"
+    cut -d: -f1 "$T/nz.$n" >"$T/nz.$n.slots"
+done
+cmp -s "$T/nz.255.slots" "$T/nz.256.slots" && cmp -s "$T/nz.255.slots" "$T/nz.512.slots" ||
+    fail "slots hit 256/512 times vanished (counter wrapped to 0): $(diff "$T/nz.255.slots" "$T/nz.256.slots" | tr '\n' ' ')"
+ok "NeverZero: edges taken 256 and 512 times stay visible"
