@@ -67,7 +67,10 @@
  *     FILE", unless FZ_QUIET is set to something other than "0".
  *
  *  7. plugin_init refuses to run in a GCC other than the one the plugin was
- *     built for, naming both versions and the rebuild command.
+ *     built for, naming both versions (or, when only GCC's build differs,
+ *     the one version) and the rebuild command.  A plugin of another GCC
+ *     major usually cannot even be loaded (undefined symbols), so fz-cc
+ *     compares lib/fz/fz-gcc-plugin.version with its GCC before compiling.
  */
 /* Our headers first: GCC's system.h poisons realloc, strdup and strerror,
  * which the deny-list reader uses. */
@@ -303,7 +306,8 @@ void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
     gimple_call_set_lhs(add, ov);
     gimple_seq_add_stmt(&seq, add);
     tree c1 = make_ssa_name(u8);
-    gimple_seq_add_stmt(&seq, gimple_build_assign(c1, REALPART_EXPR, build1(REALPART_EXPR, u8, ov)));
+    gimple_seq_add_stmt(&seq,
+                        gimple_build_assign(c1, REALPART_EXPR, build1(REALPART_EXPR, u8, ov)));
     tree carry = make_ssa_name(u8);
     gimple_seq_add_stmt(&seq,
                         gimple_build_assign(carry, IMAGPART_EXPR, build1(IMAGPART_EXPR, u8, ov)));
@@ -404,7 +408,7 @@ void emit_module(fz_state *st)
     cgraph_build_static_cdtor('I', build_register_call(area, n), FZ_CTOR_PRIORITY_REGISTER);
 }
 
-void on_finish_unit(void *gcc_data, void *user_data)
+void on_finish_unit(void *, void *user_data)
 {
     fz_state *st = (fz_state *)user_data;
     st->frozen = true;
@@ -417,7 +421,7 @@ void on_finish_unit(void *gcc_data, void *user_data)
                 main_input_filename ? main_input_filename : "<stdin>");
 }
 
-void on_finish(void *gcc_data, void *user_data)
+void on_finish(void *, void *user_data)
 {
     fz_state *st = (fz_state *)user_data;
     fz_denylist_free(&st->deny);
@@ -436,17 +440,81 @@ struct plugin_info fz_plugin_info = {
     "FZ_DENYLIST=file skips functions and files",
 };
 
+/* The GCC this plugin was compiled for.  The two macros exist only so that
+ * tests/e2e/fzcc_gcc_version.sh can build a plugin that believes it was
+ * built for another GCC; nothing else sets them. */
+struct plugin_gcc_version built_for()
+{
+    struct plugin_gcc_version v = gcc_version;
+#ifdef FZ_BUILT_GCC_BASEVER
+    v.basever = FZ_BUILT_GCC_BASEVER;
+#endif
+#ifdef FZ_BUILT_GCC_CONFIG
+    v.configuration_arguments = FZ_BUILT_GCC_CONFIG;
+#endif
+    return v;
+}
+
+/* The C++ driver that goes with the C driver named (gcc-13 -> g++-13,
+ * x86_64-linux-gnu-gcc -> x86_64-linux-gnu-g++, cc -> c++), for the rebuild
+ * hint; NULL when the name follows neither pattern. */
+char *cxx_driver_for(const char *cc)
+{
+    const char *base = strrchr(cc, '/');
+    base = base ? base + 1 : cc;
+    const char *at = strstr(base, "gcc");
+    const char *with = "g++";
+    size_t drop = 3;
+    if (!at && strcmp(base, "cc") == 0) {
+        at = base;
+        with = "c++";
+        drop = 2;
+    }
+    if (!at)
+        return NULL;
+    char *out = XNEWVEC(char, strlen(cc) + 2);
+    sprintf(out, "%.*s%s%s", (int)(at - cc), cc, with, at + drop);
+    return out;
+}
+
+/* plugin_default_version_check compares the version, build date, phase and
+ * configure arguments.  Under fz-cc a different version was already caught
+ * (fz-cc compares lib/fz/fz-gcc-plugin.version first), so what reaches
+ * this is a GCC that differs only in how it was built, or a plain
+ * -fplugin= use; either way one line, naming the versions only when they
+ * differ.  COLLECT_GCC is the driver the user ran (set by gcc for cc1). */
+bool version_matches(struct plugin_gcc_version *version)
+{
+    struct plugin_gcc_version built = built_for();
+    if (plugin_default_version_check(version, &built))
+        return true;
+    const char *driver = getenv("COLLECT_GCC");
+    char *cxx = driver && *driver ? cxx_driver_for(driver) : NULL;
+    char hint[512];
+    if (cxx)
+        snprintf(hint, sizeof(hint), "make clean && make CC=%s CXX=%s", driver, cxx);
+    else
+        snprintf(hint, sizeof(hint), "make clean && make CC=<this gcc> CXX=<its g++>");
+    if (strcmp(built.basever, version->basever) != 0)
+        fprintf(stderr,
+                "fz-cc: error: fz-gcc-plugin.so was built for GCC %s but is loaded by GCC %s; "
+                "rebuild fz with this compiler: %s\n",
+                built.basever, version->basever, hint);
+    else
+        fprintf(stderr,
+                "fz-cc: error: fz-gcc-plugin.so was built for another build of GCC %s (its "
+                "configure arguments or build date differ); rebuild fz with this compiler: %s\n",
+                version->basever, hint);
+    free(cxx);
+    return false;
+}
+
 } // namespace
 
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
-    if (!plugin_default_version_check(version, &gcc_version)) {
-        fprintf(stderr,
-                "fz-cc: error: fz-gcc-plugin.so was built for GCC %s but is loaded by GCC %s; "
-                "rebuild fz with this compiler: make clean && make\n",
-                gcc_version.basever, version->basever);
+    if (!version_matches(version))
         return 1;
-    }
 
     fz_state *st = new fz_state();
     st->quiet = env_flag("FZ_QUIET");

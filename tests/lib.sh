@@ -7,6 +7,8 @@
 #   fzcc / fzcxx ARGS...   compile with fz-cc / fz-c++ for the back end
 #   plaincc / plaincxx     the same compiler without fz
 #   fail MSG / skip MSG / ok MSG
+#   fz_tree_copy DIR   a copy of the built fz (bin/ with every fz-cc name,
+#                lib/fz/) in DIR, for tests that doctor an install
 #   fz_skip MSG  skip for a missing resource (network, package, tool) that CI
 #                is expected to have: exit 77 normally, but fail when
 #                FZ_TEST_STRICT=1 (set by .ci/run) so CI cannot pass by skipping
@@ -47,6 +49,13 @@ clang)
     ;;
 *) fail "FZ_TEST_CC must be gcc or clang, not '$FZ_TEST_CC'" ;;
 esac
+
+fz_tree_copy() {
+    mkdir -p "$1/bin" "$1/lib/fz" || fail "cannot create $1"
+    cp "$FZ_BIN/fz-cc" "$1/bin/fz-cc" || fail "bin/fz-cc is not built"
+    for n in fz-c++ fz-clang fz-clang++; do ln -sf fz-cc "$1/bin/$n"; done
+    cp "$FZ_ROOT"/lib/fz/* "$1/lib/fz/"
+}
 
 # Keep fz-cc's per-file report out of test logs unless asked for.
 export FZ_QUIET=${FZ_QUIET:-1}

@@ -42,10 +42,7 @@ expect_error "$T/plugin.log" 99 "$host"
 ok "plugin: $(grep -m1 error "$T/plugin.log")"
 
 # 2. fz-cc's explanation, from an install whose .version says 99.
-mkdir -p "$T/tree/bin" "$T/tree/lib/fz"
-cp "$FZ_BIN/fz-cc" "$T/tree/bin/fz-cc"
-ln -s fz-cc "$T/tree/bin/fz-clang"
-cp "$FZ_ROOT"/lib/fz/* "$T/tree/lib/fz/"
+fz_tree_copy "$T/tree"
 cp "$T/fz-llvm-pass.so" "$T/tree/lib/fz/fz-llvm-pass.so"
 echo 99 >"$T/tree/lib/fz/fz-llvm-pass.version"
 "$T/tree/bin/fz-clang" -c "$T/x.c" -o "$T/y.o" 2>"$T/fzcc.log" &&
