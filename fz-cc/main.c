@@ -264,11 +264,19 @@ int main(int argc, char **argv)
     fz_args_t args;
     fz_args_rewrite(&cfg, argc, argv, &args);
 
-    for (int i = 0; args.needs[i]; i++)
+    for (int i = 0; args.needs[i]; i++) {
+        /* Clang support is optional (plugin/llvm.mk builds it only where
+         * llvm-dev is installed), so its absence is not a broken install. */
+        if (access(args.needs[i], R_OK) != 0 && ends_with(args.needs[i], "/fz-llvm-pass.so"))
+            fz_die("clang support is not built: %s is missing; install clang and llvm-dev "
+                   "(apt-get install clang llvm-dev) and run 'make' in the fz tree again, or "
+                   "build with gcc (fz-cc, FZ_CC=gcc)",
+                   args.needs[i]);
         if (access(args.needs[i], R_OK) != 0)
             fz_die("%s is missing (%s): fz is not fully built or installed; run 'make' in the "
                    "fz tree (or 'make install' again)",
                    args.needs[i], strerror(errno));
+    }
 
     /* configure compares probe output with plain runs: keep the plugins'
      * report line out of it. */

@@ -5,6 +5,7 @@
 #                script tests (defaults to gcc)
 #   T            a fresh scratch directory, removed on success
 #   fzcc / fzcxx ARGS...   compile with fz-cc / fz-c++ for the back end
+#   FZ_PLUGIN    the back end's plugin file in lib/fz
 #   plaincc / plaincxx     the same compiler without fz
 #   fail MSG / skip MSG / ok MSG
 #   fz_tree_copy DIR   a copy of the built fz (bin/ with every fz-cc name,
@@ -32,18 +33,24 @@ ok() { echo "ok: $*"; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/fz-e2e.XXXXXX")
 trap 'rc=$?; [ $rc = 0 ] || [ $rc = 77 ] && rm -rf "$T"; [ $rc = 0 ] || [ $rc = 77 ] || echo "scratch kept in $T" >&2' EXIT
 
+# Each back end pins its compiler: a stray FZ_CC / FZ_CXX in the caller's
+# environment must not turn a [clang] run into a gcc one or the reverse.
+# FZ_PLUGIN is the lib/fz file the back end needs; a test needs nothing of
+# the other back end's.
 case $FZ_TEST_CC in
 gcc)
+    FZ_PLUGIN=fz-gcc-plugin.so
     fzcc() { FZ_CC=gcc "$FZ_BIN/fz-cc" "$@"; }
     fzcxx() { FZ_CXX=g++ "$FZ_BIN/fz-c++" "$@"; }
     plaincc() { gcc "$@"; }
     plaincxx() { g++ "$@"; }
     ;;
 clang)
-    command -v clang >/dev/null || skip "clang is not installed (apt-get install clang llvm-dev)"
-    [ -e "$FZ_ROOT/lib/fz/fz-llvm-pass.so" ] || skip "lib/fz/fz-llvm-pass.so is not built (needs llvm-dev)"
-    fzcc() { "$FZ_BIN/fz-clang" "$@"; }
-    fzcxx() { "$FZ_BIN/fz-clang++" "$@"; }
+    FZ_PLUGIN=fz-llvm-pass.so
+    command -v clang >/dev/null || fz_skip "[clang] clang is not installed (apt-get install clang llvm-dev); the gcc run covers the rest"
+    [ -e "$FZ_ROOT/lib/fz/$FZ_PLUGIN" ] || fz_skip "[clang] lib/fz/$FZ_PLUGIN is not built (needs llvm-dev; see plugin/llvm.mk)"
+    fzcc() { FZ_CC=clang "$FZ_BIN/fz-clang" "$@"; }
+    fzcxx() { FZ_CXX=clang++ "$FZ_BIN/fz-clang++" "$@"; }
     plaincc() { clang "$@"; }
     plaincxx() { clang++ "$@"; }
     ;;

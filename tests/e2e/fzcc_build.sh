@@ -7,7 +7,7 @@
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 
-for f in fz-gcc-plugin.so fz-llvm-pass.so fz-rt.o fz-libfuzzer.o; do
+for f in "$FZ_PLUGIN" fz-rt.o fz-libfuzzer.o; do
     [ -e "$FZ_ROOT/lib/fz/$f" ] || skip "lib/fz/$f is not built yet"
 done
 cd "$T"
