@@ -58,7 +58,8 @@
  *  5. Skipped: functions matched by the FZ_DENYLIST file (plugin/
  *     fz-denylist.h; by source name, qualified C++ name or assembler name,
  *     and by the function's source file or the module's main file; blocks
- *     inlined from a denied function are skipped too), naked
+ *     whose every statement was inlined from a denied function, at any
+ *     depth of inlining, are skipped too), naked
  *     functions, functions marked no_instrument_function or
  *     no_sanitize_coverage, and functions GCC adds after N is fixed (our own
  *     constructor).
@@ -184,32 +185,45 @@ bool function_skipped(const fz_state *st, function *fn)
            function_denied(st, decl);
 }
 
-/* The function whose body a block came from when it was inlined into this
- * one (the innermost inlined scope of its first statement), or NULL. */
-tree inlined_origin(basic_block bb)
+/* Did this statement come from a denied function by inlining?  Its lexical
+ * block leads out through each inlined function's outermost scope, the
+ * function written innermost first, then the ones it was inlined into on
+ * the way to this one; any of them denied denies the statement (a denied
+ * function's body, with whatever it inlined itself, gets no counters when
+ * it is not inlined either). */
+bool stmt_inlined_from_denied(const fz_state *st, tree b)
 {
-    for (gimple_stmt_iterator gsi = gsi_after_labels(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-        tree b = gimple_block(gsi_stmt(gsi));
-        if (!b)
+    for (; b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b)) {
+        if (!inlined_function_outer_scope_p(b))
             continue;
-        for (; b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
-            if (inlined_function_outer_scope_p(b)) {
-                tree origin = block_ultimate_origin(b);
-                return origin && TREE_CODE(origin) == FUNCTION_DECL ? origin : NULL_TREE;
-            }
-        return NULL_TREE;
+        tree origin = block_ultimate_origin(b);
+        if (origin && TREE_CODE(origin) == FUNCTION_DECL && function_denied(st, origin))
+            return true;
     }
-    return NULL_TREE;
+    return false;
 }
 
 /* Code of a denied function stays uncounted after it was inlined elsewhere:
- * the deny-list names source functions, not what the optimiser left. */
+ * the deny-list names source functions, not what the optimiser left.  A
+ * block is denied when all its statements that have a scope were inlined
+ * from denied functions; one that also holds the caller's own code (or an
+ * allowed inlined function's) keeps its counter, so denying a callee never
+ * hides the caller's edges.  The LLVM pass applies the same rule. */
 bool block_denied(const fz_state *st, basic_block bb)
 {
     if (st->deny.n == 0)
         return false;
-    tree origin = inlined_origin(bb);
-    return origin && function_denied(st, origin);
+    bool any = false;
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        tree b = gimple_block(g);
+        if (!b || is_gimple_debug(g))
+            continue;
+        if (!stmt_inlined_from_denied(st, b))
+            return false;
+        any = true;
+    }
+    return any;
 }
 
 /* Splits every critical edge that can be split (see the specification). */
