@@ -283,7 +283,8 @@ int main(int argc, char **argv)
     if (args.probe)
         setenv("FZ_QUIET", "1", 1);
 
-    if (cc.kind == FZ_CC_KIND_GCC && args.compiles)
+    /* A link step loads the plugin only when it generates code (-flto). */
+    if (cc.kind == FZ_CC_KIND_GCC && (args.compiles || (args.plugin_at_link && args.lto)))
         check_gcc_version(&cc, lib_dir);
 
     /* Only a clang compile needs our exit status, to explain a failure. */

@@ -67,6 +67,14 @@
  *  6. One report line on stderr per module, "fz-cc: N edges instrumented in
  *     FILE", unless FZ_QUIET is set to something other than "0".
  *
+ *  6a. -flto.  A slim LTO object is GIMPLE only: the pass has not run when
+ *     cc1 writes it, so cc1 reports that instrumentation is deferred.  lto1
+ *     then runs the pass at link time (fz-cc adds -fplugin to GCC link steps
+ *     for this), each LTRANS partition being a module with its own counters
+ *     and registration, reported as "N edges instrumented in PART (-flto
+ *     link)".  Deny-list src: patterns then match by each function's source
+ *     file only, since the unit's main file is lto1's partition.
+ *
  *  7. plugin_init refuses to run in a GCC other than the one the plugin was
  *     built for, naming both versions (or, when only GCC's build differs,
  *     the one version) and the rebuild command.  A plugin of another GCC
@@ -430,9 +438,17 @@ void on_finish_unit(void *, void *user_data)
         return;
     if (st->slots > 0)
         emit_module(st);
-    if (!st->quiet)
-        fprintf(stderr, "fz-cc: %u edges instrumented in %s\n", st->slots,
-                main_input_filename ? main_input_filename : "<stdin>");
+    if (st->quiet)
+        return;
+    const char *file = main_input_filename ? main_input_filename : "<stdin>";
+    /* A slim -flto object holds GIMPLE only; our pass runs when lto1
+     * generates the code at link time (fz-cc adds the plugin there too),
+     * and reports from there, naming the partition lto1 compiles. */
+    if (flag_generate_lto && !flag_fat_lto_objects && !in_lto_p)
+        fprintf(stderr, "fz-cc: %s: -flto: edges are instrumented at the link step\n", file);
+    else
+        fprintf(stderr, "fz-cc: %u edges instrumented in %s%s\n", st->slots, file,
+                in_lto_p ? " (-flto link)" : "");
 }
 
 void on_finish(void *, void *user_data)
