@@ -9,12 +9,12 @@
 # Any other clang-N found on PATH is also tried against the real plugin.
 . "$(dirname "$0")/../lib.sh"
 
-command -v clang >/dev/null || skip "clang is not installed (apt-get install clang llvm-dev)"
+command -v clang >/dev/null || fz_skip "clang is not installed (apt-get install clang llvm-dev)"
 so=$FZ_ROOT/lib/fz/fz-llvm-pass.so
-[ -e "$so" ] || skip "lib/fz/fz-llvm-pass.so is not built (needs llvm-dev)"
+[ -e "$so" ] || fz_skip "lib/fz/fz-llvm-pass.so is not built (needs llvm-dev)"
 host=$(clang -dumpversion | cut -d. -f1)
 llvm_config=${LLVM_CONFIG:-$(command -v "llvm-config-$host" || command -v llvm-config)}
-[ -n "$llvm_config" ] || skip "llvm-config is not installed (apt-get install llvm-dev)"
+[ -n "$llvm_config" ] || fz_skip "llvm-config is not installed (apt-get install llvm-dev)"
 
 printf 'int main(void) { return 0; }\n' >"$T/x.c"
 
