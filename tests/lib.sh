@@ -19,6 +19,10 @@ FZ_BIN=$FZ_ROOT/bin
 FZ_TEST_CC=${FZ_TEST_CC:-gcc}
 [ -n "$FZ_TEST_CC" ] || FZ_TEST_CC=gcc
 export PATH=$FZ_BIN:$PATH
+# A stray FZ_CC / FZ_CXX from the caller's environment would silently swap
+# the compiler behind every fz-cc name a test runs; tests that want one set
+# it themselves.
+unset FZ_CC FZ_CXX
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "skipped: $*"; exit 77; }
