@@ -485,26 +485,35 @@ struct plugin_gcc_version built_for()
     return v;
 }
 
-/* The C++ driver that goes with the C driver named (gcc-13 -> g++-13,
- * x86_64-linux-gnu-gcc -> x86_64-linux-gnu-g++, cc -> c++), for the rebuild
- * hint; NULL when the name follows neither pattern. */
-char *cxx_driver_for(const char *cc)
+/* The rebuild hint for the driver the user ran: the pair of drivers of one
+ * GCC, found by swapping gcc <-> g++ (gcc-13 / g++-13,
+ * x86_64-linux-gnu-gcc / -g++) or cc <-> c++ in the file name. */
+void rebuild_hint(const char *driver, char *hint, size_t size)
 {
-    const char *base = strrchr(cc, '/');
-    base = base ? base + 1 : cc;
-    const char *at = strstr(base, "gcc");
-    const char *with = "g++";
-    size_t drop = 3;
-    if (!at && strcmp(base, "cc") == 0) {
-        at = base;
-        with = "c++";
-        drop = 2;
+    /* What to swap; "whole" names must be the entire file name. */
+    static const struct {
+        const char *from, *to;
+        bool cxx, whole;
+    } swaps[] = {{"gcc", "g++", false, false},
+                 {"g++", "gcc", true, false},
+                 {"cc", "c++", false, true},
+                 {"c++", "cc", true, true}};
+    const char *base = driver ? strrchr(driver, '/') : NULL;
+    base = base ? base + 1 : driver;
+    for (const auto &sw : swaps) {
+        const char *at = NULL;
+        if (base)
+            at = sw.whole ? (strcmp(base, sw.from) ? NULL : base) : strstr(base, sw.from);
+        if (!at)
+            continue;
+        char other[1024];
+        snprintf(other, sizeof(other), "%.*s%s%s", (int)(at - driver), driver, sw.to,
+                 at + strlen(sw.from));
+        snprintf(hint, size, "make clean && make CC=%s CXX=%s", sw.cxx ? other : driver,
+                 sw.cxx ? driver : other);
+        return;
     }
-    if (!at)
-        return NULL;
-    char *out = XNEWVEC(char, strlen(cc) + 2);
-    sprintf(out, "%.*s%s%s", (int)(at - cc), cc, with, at + drop);
-    return out;
+    snprintf(hint, size, "make clean && make CC=<this gcc> CXX=<its g++>");
 }
 
 /* plugin_default_version_check compares the version, build date, phase and
@@ -518,13 +527,8 @@ bool version_matches(struct plugin_gcc_version *version)
     struct plugin_gcc_version built = built_for();
     if (plugin_default_version_check(version, &built))
         return true;
-    const char *driver = getenv("COLLECT_GCC");
-    char *cxx = driver && *driver ? cxx_driver_for(driver) : NULL;
-    char hint[512];
-    if (cxx)
-        snprintf(hint, sizeof(hint), "make clean && make CC=%s CXX=%s", driver, cxx);
-    else
-        snprintf(hint, sizeof(hint), "make clean && make CC=<this gcc> CXX=<its g++>");
+    char hint[2200];
+    rebuild_hint(getenv("COLLECT_GCC"), hint, sizeof(hint));
     if (strcmp(built.basever, version->basever) != 0)
         fprintf(stderr,
                 "fz-cc: error: fz-gcc-plugin.so was built for GCC %s but is loaded by GCC %s; "
@@ -535,7 +539,6 @@ bool version_matches(struct plugin_gcc_version *version)
                 "fz-cc: error: fz-gcc-plugin.so was built for another build of GCC %s (its "
                 "configure arguments or build date differ); rebuild fz with this compiler: %s\n",
                 version->basever, hint);
-    free(cxx);
     return false;
 }
 

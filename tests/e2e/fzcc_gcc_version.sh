@@ -80,6 +80,9 @@ line=$(grep 'fz-cc: error' other.log)
 echo "$line" | grep -q "built for GCC 99\.1\.0 but is loaded by GCC $host;" || fail "plugin does not name both versions: $(cat other.log)"
 echo "$line" | grep -qF "make clean && make CC=gcc-13 CXX=g++-13" || fail "plugin's hint is wrong: $line"
 ok "plugin: $line"
+printf 'int main() { return 0; }\n' >x.cc
+g++-13 -fplugin=./other.so -c x.cc -o z.o 2>otherxx.log && fail "g++ ran a plugin built for GCC 99.1.0"
+grep -qF "make clean && make CC=gcc-13 CXX=g++-13" otherxx.log || fail "plugin's hint under g++-13 is wrong: $(cat otherxx.log)"
 
 build_plugin conf.so -DFZ_BUILT_GCC_CONFIG='"--fz-test-configure"'
 gcc -fplugin=./conf.so -c x.c -o z.o 2>conf.log && fail "GCC ran a plugin built for a differently configured GCC"
