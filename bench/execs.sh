@@ -2,9 +2,12 @@
 # bench/execs.sh - executions per second, fz-fuzz against afl-fuzz on the
 # same binary in the same run, in forkserver mode (testcases/rt_branches.c,
 # input file @@) and in persistent + shared-memory mode
-# (testcases/persistent.c), printed as ratios; plus this machine's raw
-# fork()+waitpid() rate, the ceiling for forkserver mode.  In persistent
-# mode fz-fuzz is also run with FZ_NO_DIRECT=1 (AFL++'s SIGSTOP protocol
+# (testcases/persistent.c), printed as ratios; then the same two modes
+# under clang, where each fuzzer runs its own compiler's build (fz-fuzz an
+# fz-clang build, afl-fuzz an afl-clang-fast build: instrumentation,
+# runtime and fuzzer each complete), when clang support and afl-clang-fast
+# exist; plus this machine's raw fork()+waitpid() rate, the ceiling for
+# forkserver mode.  In persistent mode fz-fuzz is also run with FZ_NO_DIRECT=1 (AFL++'s SIGSTOP protocol
 # against the same runtime), to show what the direct loop is worth.
 #
 # Both fuzzers bind themselves and the target to a free CPU (their default;
@@ -44,15 +47,25 @@ run_fz() {
 }
 
 # bench MODE ARGS...: runs both fuzzers on the same command line.
+# AFL_TARGET, when set, replaces the first word of it for afl-fuzz (its own
+# compiler's build of the same program).
 bench() {
     local mode=$1
     shift
     local fz
     fz=$(run_fz "fz-$mode" "$@")
+    local afl_cmd=("$@")
+    [ -n "${AFL_TARGET:-}" ] && afl_cmd[0]=$AFL_TARGET
     if command -v afl-fuzz >/dev/null; then
         (cd "$w" && AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
-            afl-fuzz -i seeds -o "afl-$mode" -s 1 -V "$secs" -- "$@" \
+            afl-fuzz -i seeds -o "afl-$mode" -s 1 -V "$secs" -- "${afl_cmd[@]}" \
             >"afl-$mode.log" 2>&1)
+        if [ ! -f "$w/afl-$mode/default/fuzzer_stats" ]; then
+            # e.g. no free CPU to bind to on a busy machine: say so, go on.
+            echo "$mode: fz-fuzz $fz /s, afl-fuzz did not run: $(sed 's/\x1b\[[0-9;]*[a-zA-Z]//g' \
+                "$w/afl-$mode.log" | grep -m1 -E 'PROGRAM ABORT|Location' | sed 's/^ *//')"
+            return 0
+        fi
         local afl
         afl=$(rate "$w/afl-$mode")
         local ratio
@@ -72,3 +85,20 @@ bench forkserver ./branches @@
 bench persistent ./persistent
 classic=$(FZ_NO_DIRECT=1 run_fz fz-classic ./persistent)
 echo "persistent: fz-fuzz with AFL++'s SIGSTOP protocol (FZ_NO_DIRECT=1) $classic /s"
+
+# Clang rows: fz-fuzz on fz-clang builds vs afl-fuzz on afl-clang-fast
+# builds of the same sources.  FZ_CC is pinned so a stray one in the
+# environment cannot make the fz side a gcc build.
+if ! command -v clang >/dev/null || [ ! -e lib/fz/fz-llvm-pass.so ]; then
+    echo "clang rows skipped: clang or lib/fz/fz-llvm-pass.so (llvm-dev) is missing"
+elif ! command -v afl-clang-fast >/dev/null || ! command -v afl-fuzz >/dev/null; then
+    echo "clang rows skipped: afl-clang-fast / afl-fuzz (Debian package afl++) not installed"
+else
+    for t in rt_branches persistent; do
+        FZ_CC=clang bin/fz-clang -O1 testcases/$t.c -o "$w/$t-fz-clang" || exit 1
+        AFL_QUIET=1 afl-clang-fast -O1 testcases/$t.c -o "$w/$t-afl-clang" >/dev/null 2>&1 ||
+            { echo "clang rows skipped: afl-clang-fast cannot build testcases/$t.c"; exit 0; }
+    done
+    AFL_TARGET=./rt_branches-afl-clang bench clang-forkserver ./rt_branches-fz-clang @@
+    AFL_TARGET=./persistent-afl-clang bench clang-persistent ./persistent-fz-clang
+fi

@@ -192,7 +192,7 @@ static const char *strip_fuzzer(fz_args_t *a, const char *arg, bool *fuzzer)
 /* ---- classification ---------------------------------------------------- */
 
 typedef struct {
-    bool opt_c, opt_S, no_code, shared, no_libc, lang_used, probe;
+    bool opt_c, opt_S, no_code, shared, no_libc, lang_used, probe, lto;
     int n_inputs, n_sources;
 } scan_t;
 
@@ -343,6 +343,8 @@ static void scan(const strvec_t *args, scan_t *s)
             if (out)
                 note_probe(s, out);
             i += !a[2];
+        } else if (!strcmp(a, "-flto") || !strncmp(a, "-flto=", 6) || !strcmp(a, "-fno-lto")) {
+            s->lto = a[2] == 'l';
         } else if (!strcmp(a, "-c")) {
             s->opt_c = true;
         } else if (!strcmp(a, "-S")) {
@@ -443,14 +445,26 @@ void fz_args_rewrite(const fz_args_cfg_t *cfg, int argc, char *const argv[], fz_
     out->links = !passthrough && !s.opt_c && !s.opt_S && !s.shared && !s.no_libc;
     out->probe = s.probe;
 
+    /* With -flto GCC generates code at link time (lto1 runs the GIMPLE
+     * passes then, ours included), so every GCC link step that produces
+     * code gets the plugin too: without it an LTO build would come out
+     * uninstrumented.  GCC's linker plugin may do LTO even when the link
+     * line has no -flto (the objects say so), hence every link, not only
+     * those with -flto; a link without LTO never loads the plugin.  Clang
+     * runs our pass before writing its LTO bitcode, so it needs nothing. */
+    out->lto = s.lto && !passthrough;
+    out->plugin_at_link =
+        cfg->kind == FZ_CC_KIND_GCC && !passthrough && !out->compiles && !s.opt_c && !s.opt_S;
+
     sv_push(&res, (char *)cfg->compiler);
-    if (out->compiles) {
+    if (out->compiles || out->plugin_at_link) {
         const char *plugin = cfg->kind == FZ_CC_KIND_CLANG ? "fz-llvm-pass.so" : "fz-gcc-plugin.so";
         const char *flag = cfg->kind == FZ_CC_KIND_CLANG ? "-fpass-plugin=" : "-fplugin=";
         sv_push(&res, own(out, join3(flag, lib_file(out, cfg, plugin), "")));
+    }
+    if (out->compiles)
         for (int i = 0; harness_defines[i]; i++)
             sv_push(&res, (char *)harness_defines[i]);
-    }
     bool fuzzer = false;
     copy_user_args(out, argc, argv, &res, &fuzzer);
     if (out->links) {

@@ -28,9 +28,11 @@ typedef struct {
 typedef struct {
     char **argv; /* NULL-terminated; argv[0] is cfg->compiler */
     int argc;
-    bool compiles; /* plugin and harness macros were added */
-    bool links;    /* the runtime was appended (an executable is linked) */
-    bool probe;    /* a configure probe: run the compiler with FZ_QUIET=1 */
+    bool compiles;       /* plugin and harness macros were added */
+    bool links;          /* the runtime was appended (an executable is linked) */
+    bool probe;          /* a configure probe: run the compiler with FZ_QUIET=1 */
+    bool plugin_at_link; /* GCC link step: the plugin was added for LTO code generation */
+    bool lto;            /* -flto is in effect for a build step */
     /* Paths (under lib_dir) the result needs, NULL-terminated. */
     const char *needs[FZ_ARGS_MAX_NEEDS + 1];
     /* Everything allocated for the result, freed by fz_args_free(). */

@@ -118,40 +118,42 @@ static void find_lib_dir(char *dir, size_t size)
         snprintf(dir, size, "%s", real);
 }
 
-/* Reads the first integer of a file, or -1. */
-static int read_int_file(const char *path)
+/* Reads the first line of a file (without its newline); false if there is
+ * none. */
+static bool read_line_file(const char *path, char *buf, size_t size)
 {
     FILE *f = fopen(path, "r");
-    int v = -1;
-    if (f) {
-        if (fscanf(f, "%d", &v) != 1)
-            v = -1;
-        fclose(f);
-    }
-    return v;
+    if (!f)
+        return false;
+    bool ok = fgets(buf, (int)size, f) != NULL;
+    fclose(f);
+    buf[strcspn(buf, "\n")] = '\0';
+    return ok && buf[0];
 }
 
-/* Major version of the clang at path ("14.0.6" -> 14), or -1. */
-static int clang_major(const char *path)
+/* Runs "path arg" and keeps the first line it prints (the compiler's
+ * -dumpversion); false if it printed nothing. */
+static bool first_output_line(const char *path, const char *arg, char *buf, size_t size)
 {
     int fds[2];
     if (pipe(fds) < 0)
-        return -1;
+        return false;
     pid_t pid = fork();
     if (pid == 0) {
         dup2(fds[1], 1);
         close(fds[0]);
         close(fds[1]);
-        execl(path, path, "-dumpversion", (char *)NULL);
+        execl(path, path, arg, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
-    char buf[64] = "";
-    ssize_t n = pid > 0 ? read(fds[0], buf, sizeof(buf) - 1) : -1;
+    ssize_t n = pid > 0 ? read(fds[0], buf, size - 1) : -1;
     close(fds[0]);
     if (pid > 0)
         waitpid(pid, NULL, 0);
-    return n > 0 ? atoi(buf) : -1;
+    buf[n > 0 ? n : 0] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    return buf[0] != '\0';
 }
 
 /* An error line that does not exit: the compiler's status is ours. */
@@ -167,16 +169,62 @@ __attribute__((format(printf, 1, 2))) static void report_error(const char *fmt, 
  * that is the likely cause, so say so and how to fix it. */
 static void explain_clang_failure(const compiler_t *cc, const char *lib_dir)
 {
-    char vfile[PATH_MAX + 32];
+    char vfile[PATH_MAX + 32], built[64], running[64];
     snprintf(vfile, sizeof(vfile), "%s/fz-llvm-pass.version", lib_dir);
-    int built = read_int_file(vfile);
-    int running = built < 0 ? -1 : clang_major(cc->path);
-    if (built >= 0 && running >= 0 && built != running)
+    if (!read_line_file(vfile, built, sizeof(built)) ||
+        !first_output_line(cc->path, "-dumpversion", running, sizeof(running)))
+        return;
+    int b = atoi(built), r = atoi(running); /* majors: "14.0.6" -> 14 */
+    if (b != r)
         report_error("%s/fz-llvm-pass.so was built for LLVM %d but %s is LLVM %d; rebuild fz "
                      "with 'make clean && make' (with clang %d's llvm-dev installed), or set %s "
                      "to clang-%d",
-                     lib_dir, built, cc->name, running, running, cc->var ? cc->var : "FZ_CC",
-                     built);
+                     lib_dir, b, cc->name, r, r, cc->var ? cc->var : "FZ_CC", b);
+}
+
+/* The other driver of the same GCC, for the rebuild hint: gcc-13 <->
+ * g++-13, x86_64-linux-gnu-gcc <-> x86_64-linux-gnu-g++, cc <-> c++ (only
+ * the file name changes).  False when the name follows none of these. */
+static bool partner_driver(const char *name, bool is_cxx, char *out, size_t size)
+{
+    const char *base = base_name(name);
+    const char *from = is_cxx ? "g++" : "gcc", *to = is_cxx ? "gcc" : "g++";
+    const char *at = strstr(base, from);
+    if (!at && !strcmp(base, is_cxx ? "c++" : "cc")) {
+        at = base;
+        from = is_cxx ? "c++" : "cc";
+        to = is_cxx ? "cc" : "c++";
+    }
+    if (!at)
+        return false;
+    snprintf(out, size, "%.*s%s%s", (int)(at - name), name, to, at + strlen(from));
+    return true;
+}
+
+/* Before a GCC compile: a plugin built for another GCC fails in ways that
+ * do not say why ("cannot load plugin ... undefined symbol" across majors),
+ * so compare the version it was built for (plugin/gcc.mk wrote it) with the
+ * compiler's and stop with the fix.  Equal versions pass: a GCC that
+ * differs only in how it was configured is left to plugin_init's own check,
+ * which can see that.  Costs one "gcc -dumpfullversion" per compile step. */
+static void check_gcc_version(const compiler_t *cc, const char *lib_dir)
+{
+    char vfile[PATH_MAX + 32], built[64], running[64];
+    snprintf(vfile, sizeof(vfile), "%s/fz-gcc-plugin.version", lib_dir);
+    if (!read_line_file(vfile, built, sizeof(built)) ||
+        !first_output_line(cc->path, "-dumpfullversion", running, sizeof(running)) ||
+        !strcmp(built, running))
+        return;
+    bool is_cxx = cc->var ? !strcmp(cc->var, "FZ_CXX") : ends_with(cc->name, "++");
+    char other[PATH_MAX], hint[2 * PATH_MAX + 64];
+    if (partner_driver(cc->name, is_cxx, other, sizeof(other)))
+        snprintf(hint, sizeof(hint), "make clean && make CC=%s CXX=%s", is_cxx ? other : cc->name,
+                 is_cxx ? cc->name : other);
+    else
+        snprintf(hint, sizeof(hint), "make clean && make CC=<%s's gcc> CXX=<its g++>", cc->name);
+    fz_die("%s/fz-gcc-plugin.so was built for GCC %s but %s is GCC %s; rebuild fz for it with "
+           "'%s'",
+           lib_dir, built, cc->name, running, hint);
 }
 
 /* Runs the compiler and returns its status as our exit status; a compiler
@@ -216,16 +264,28 @@ int main(int argc, char **argv)
     fz_args_t args;
     fz_args_rewrite(&cfg, argc, argv, &args);
 
-    for (int i = 0; args.needs[i]; i++)
+    for (int i = 0; args.needs[i]; i++) {
+        /* Clang support is optional (plugin/llvm.mk builds it only where
+         * llvm-dev is installed), so its absence is not a broken install. */
+        if (access(args.needs[i], R_OK) != 0 && ends_with(args.needs[i], "/fz-llvm-pass.so"))
+            fz_die("clang support is not built: %s is missing; install clang and llvm-dev "
+                   "(apt-get install clang llvm-dev) and run 'make' in the fz tree again, or "
+                   "build with gcc (fz-cc, FZ_CC=gcc)",
+                   args.needs[i]);
         if (access(args.needs[i], R_OK) != 0)
             fz_die("%s is missing (%s): fz is not fully built or installed; run 'make' in the "
                    "fz tree (or 'make install' again)",
                    args.needs[i], strerror(errno));
+    }
 
     /* configure compares probe output with plain runs: keep the plugins'
      * report line out of it. */
     if (args.probe)
         setenv("FZ_QUIET", "1", 1);
+
+    /* A link step loads the plugin only when it generates code (-flto). */
+    if (cc.kind == FZ_CC_KIND_GCC && (args.compiles || (args.plugin_at_link && args.lto)))
+        check_gcc_version(&cc, lib_dir);
 
     /* Only a clang compile needs our exit status, to explain a failure. */
     if (cc.kind == FZ_CC_KIND_CLANG && args.compiles) {

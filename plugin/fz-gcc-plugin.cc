@@ -58,7 +58,8 @@
  *  5. Skipped: functions matched by the FZ_DENYLIST file (plugin/
  *     fz-denylist.h; by source name, qualified C++ name or assembler name,
  *     and by the function's source file or the module's main file; blocks
- *     inlined from a denied function are skipped too), naked
+ *     whose every statement was inlined from a denied function, at any
+ *     depth of inlining, are skipped too), naked
  *     functions, functions marked no_instrument_function or
  *     no_sanitize_coverage, and functions GCC adds after N is fixed (our own
  *     constructor).
@@ -66,8 +67,19 @@
  *  6. One report line on stderr per module, "fz-cc: N edges instrumented in
  *     FILE", unless FZ_QUIET is set to something other than "0".
  *
+ *  6a. -flto.  A slim LTO object is GIMPLE only: the pass has not run when
+ *     cc1 writes it, so cc1 reports that instrumentation is deferred.  lto1
+ *     then runs the pass at link time (fz-cc adds -fplugin to GCC link steps
+ *     for this), each LTRANS partition being a module with its own counters
+ *     and registration, reported as "N edges instrumented in PART (-flto
+ *     link)".  Deny-list src: patterns then match by each function's source
+ *     file only, since the unit's main file is lto1's partition.
+ *
  *  7. plugin_init refuses to run in a GCC other than the one the plugin was
- *     built for, naming both versions and the rebuild command.
+ *     built for, naming both versions (or, when only GCC's build differs,
+ *     the one version) and the rebuild command.  A plugin of another GCC
+ *     major usually cannot even be loaded (undefined symbols), so fz-cc
+ *     compares lib/fz/fz-gcc-plugin.version with its GCC before compiling.
  */
 /* Our headers first: GCC's system.h poisons realloc, strdup and strerror,
  * which the deny-list reader uses. */
@@ -181,32 +193,45 @@ bool function_skipped(const fz_state *st, function *fn)
            function_denied(st, decl);
 }
 
-/* The function whose body a block came from when it was inlined into this
- * one (the innermost inlined scope of its first statement), or NULL. */
-tree inlined_origin(basic_block bb)
+/* Did this statement come from a denied function by inlining?  Its lexical
+ * block leads out through each inlined function's outermost scope, the
+ * function written innermost first, then the ones it was inlined into on
+ * the way to this one; any of them denied denies the statement (a denied
+ * function's body, with whatever it inlined itself, gets no counters when
+ * it is not inlined either). */
+bool stmt_inlined_from_denied(const fz_state *st, tree b)
 {
-    for (gimple_stmt_iterator gsi = gsi_after_labels(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-        tree b = gimple_block(gsi_stmt(gsi));
-        if (!b)
+    for (; b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b)) {
+        if (!inlined_function_outer_scope_p(b))
             continue;
-        for (; b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
-            if (inlined_function_outer_scope_p(b)) {
-                tree origin = block_ultimate_origin(b);
-                return origin && TREE_CODE(origin) == FUNCTION_DECL ? origin : NULL_TREE;
-            }
-        return NULL_TREE;
+        tree origin = block_ultimate_origin(b);
+        if (origin && TREE_CODE(origin) == FUNCTION_DECL && function_denied(st, origin))
+            return true;
     }
-    return NULL_TREE;
+    return false;
 }
 
 /* Code of a denied function stays uncounted after it was inlined elsewhere:
- * the deny-list names source functions, not what the optimiser left. */
+ * the deny-list names source functions, not what the optimiser left.  A
+ * block is denied when all its statements that have a scope were inlined
+ * from denied functions; one that also holds the caller's own code (or an
+ * allowed inlined function's) keeps its counter, so denying a callee never
+ * hides the caller's edges.  The LLVM pass applies the same rule. */
 bool block_denied(const fz_state *st, basic_block bb)
 {
     if (st->deny.n == 0)
         return false;
-    tree origin = inlined_origin(bb);
-    return origin && function_denied(st, origin);
+    bool any = false;
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *g = gsi_stmt(gsi);
+        tree b = gimple_block(g);
+        if (!b || is_gimple_debug(g))
+            continue;
+        if (!stmt_inlined_from_denied(st, b))
+            return false;
+        any = true;
+    }
+    return any;
 }
 
 /* Splits every critical edge that can be split (see the specification). */
@@ -303,7 +328,8 @@ void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
     gimple_call_set_lhs(add, ov);
     gimple_seq_add_stmt(&seq, add);
     tree c1 = make_ssa_name(u8);
-    gimple_seq_add_stmt(&seq, gimple_build_assign(c1, REALPART_EXPR, build1(REALPART_EXPR, u8, ov)));
+    gimple_seq_add_stmt(&seq,
+                        gimple_build_assign(c1, REALPART_EXPR, build1(REALPART_EXPR, u8, ov)));
     tree carry = make_ssa_name(u8);
     gimple_seq_add_stmt(&seq,
                         gimple_build_assign(carry, IMAGPART_EXPR, build1(IMAGPART_EXPR, u8, ov)));
@@ -404,7 +430,7 @@ void emit_module(fz_state *st)
     cgraph_build_static_cdtor('I', build_register_call(area, n), FZ_CTOR_PRIORITY_REGISTER);
 }
 
-void on_finish_unit(void *gcc_data, void *user_data)
+void on_finish_unit(void *, void *user_data)
 {
     fz_state *st = (fz_state *)user_data;
     st->frozen = true;
@@ -412,12 +438,20 @@ void on_finish_unit(void *gcc_data, void *user_data)
         return;
     if (st->slots > 0)
         emit_module(st);
-    if (!st->quiet)
-        fprintf(stderr, "fz-cc: %u edges instrumented in %s\n", st->slots,
-                main_input_filename ? main_input_filename : "<stdin>");
+    if (st->quiet)
+        return;
+    const char *file = main_input_filename ? main_input_filename : "<stdin>";
+    /* A slim -flto object holds GIMPLE only; our pass runs when lto1
+     * generates the code at link time (fz-cc adds the plugin there too),
+     * and reports from there, naming the partition lto1 compiles. */
+    if (flag_generate_lto && !flag_fat_lto_objects && !in_lto_p)
+        fprintf(stderr, "fz-cc: %s: -flto: edges are instrumented at the link step\n", file);
+    else
+        fprintf(stderr, "fz-cc: %u edges instrumented in %s%s\n", st->slots, file,
+                in_lto_p ? " (-flto link)" : "");
 }
 
-void on_finish(void *gcc_data, void *user_data)
+void on_finish(void *, void *user_data)
 {
     fz_state *st = (fz_state *)user_data;
     fz_denylist_free(&st->deny);
@@ -436,17 +470,84 @@ struct plugin_info fz_plugin_info = {
     "FZ_DENYLIST=file skips functions and files",
 };
 
+/* The GCC this plugin was compiled for.  The two macros exist only so that
+ * tests/e2e/fzcc_gcc_version.sh can build a plugin that believes it was
+ * built for another GCC; nothing else sets them. */
+struct plugin_gcc_version built_for()
+{
+    struct plugin_gcc_version v = gcc_version;
+#ifdef FZ_BUILT_GCC_BASEVER
+    v.basever = FZ_BUILT_GCC_BASEVER;
+#endif
+#ifdef FZ_BUILT_GCC_CONFIG
+    v.configuration_arguments = FZ_BUILT_GCC_CONFIG;
+#endif
+    return v;
+}
+
+/* The rebuild hint for the driver the user ran: the pair of drivers of one
+ * GCC, found by swapping gcc <-> g++ (gcc-13 / g++-13,
+ * x86_64-linux-gnu-gcc / -g++) or cc <-> c++ in the file name. */
+void rebuild_hint(const char *driver, char *hint, size_t size)
+{
+    /* What to swap; "whole" names must be the entire file name. */
+    static const struct {
+        const char *from, *to;
+        bool cxx, whole;
+    } swaps[] = {{"gcc", "g++", false, false},
+                 {"g++", "gcc", true, false},
+                 {"cc", "c++", false, true},
+                 {"c++", "cc", true, true}};
+    const char *base = driver ? strrchr(driver, '/') : NULL;
+    base = base ? base + 1 : driver;
+    for (const auto &sw : swaps) {
+        const char *at = NULL;
+        if (base)
+            at = sw.whole ? (strcmp(base, sw.from) ? NULL : base) : strstr(base, sw.from);
+        if (!at)
+            continue;
+        char other[1024];
+        snprintf(other, sizeof(other), "%.*s%s%s", (int)(at - driver), driver, sw.to,
+                 at + strlen(sw.from));
+        snprintf(hint, size, "make clean && make CC=%s CXX=%s", sw.cxx ? other : driver,
+                 sw.cxx ? driver : other);
+        return;
+    }
+    snprintf(hint, size, "make clean && make CC=<this gcc> CXX=<its g++>");
+}
+
+/* plugin_default_version_check compares the version, build date, phase and
+ * configure arguments.  Under fz-cc a different version was already caught
+ * (fz-cc compares lib/fz/fz-gcc-plugin.version first), so what reaches
+ * this is a GCC that differs only in how it was built, or a plain
+ * -fplugin= use; either way one line, naming the versions only when they
+ * differ.  COLLECT_GCC is the driver the user ran (set by gcc for cc1). */
+bool version_matches(struct plugin_gcc_version *version)
+{
+    struct plugin_gcc_version built = built_for();
+    if (plugin_default_version_check(version, &built))
+        return true;
+    char hint[2200];
+    rebuild_hint(getenv("COLLECT_GCC"), hint, sizeof(hint));
+    if (strcmp(built.basever, version->basever) != 0)
+        fprintf(stderr,
+                "fz-cc: error: fz-gcc-plugin.so was built for GCC %s but is loaded by GCC %s; "
+                "rebuild fz with this compiler: %s\n",
+                built.basever, version->basever, hint);
+    else
+        fprintf(stderr,
+                "fz-cc: error: fz-gcc-plugin.so was built for another build of GCC %s (its "
+                "configure arguments or build date differ); rebuild fz with this compiler: %s\n",
+                version->basever, hint);
+    return false;
+}
+
 } // namespace
 
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
-    if (!plugin_default_version_check(version, &gcc_version)) {
-        fprintf(stderr,
-                "fz-cc: error: fz-gcc-plugin.so was built for GCC %s but is loaded by GCC %s; "
-                "rebuild fz with this compiler: make clean && make\n",
-                gcc_version.basever, version->basever);
+    if (!version_matches(version))
         return 1;
-    }
 
     fz_state *st = new fz_state();
     st->quiet = env_flag("FZ_QUIET");

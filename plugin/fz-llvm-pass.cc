@@ -36,11 +36,15 @@
  *
  *  What is skipped: declarations, available_externally bodies (another
  *  module owns the real copy), naked functions, functions marked
- *  __attribute__((no_sanitize("coverage"))) or
- *  disable_sanitizer_instrumentation, functions or source files matched by
- *  the FZ_DENYLIST file (plugin/fz-denylist.h; C++ functions match by
- *  mangled name and by demangled qualified name without parameters), and
- *  blocks without an insertion point (Windows catchswitch blocks).
+ *  disable_sanitizer_instrumentation (or carrying nosanitize_coverage, which
+ *  clang 14 emits for no_sanitize("coverage") only under
+ *  -fsanitize-coverage; no_instrument_function never reaches the IR),
+ *  functions or source files matched by the FZ_DENYLIST file
+ *  (plugin/fz-denylist.h; C++ functions match by mangled name and by
+ *  demangled qualified name without parameters), blocks whose every located
+ *  instruction was inlined from a denied function (read from debug
+ *  locations, so only with -g; the GCC plugin's rule), and blocks without
+ *  an insertion point (Windows catchswitch blocks).
  *
  *  When.  The pass runs at the end of the optimisation pipeline
  *  (OptimizerLast), so it counts the code as it will be compiled: after
@@ -198,6 +202,56 @@ static bool fz_function_denied(const Function &F, const fz_denylist_t *dl)
            fz_denylist_deny_function(dl, fz_or_null(bare), NULL);
 }
 
+/* Is the function a debug-info subprogram describes on the deny-list?  The
+ * same names and file as fz_function_denied: the linkage (mangled) name,
+ * demangled, or the plain name for C. */
+static bool fz_subprogram_denied(const DISubprogram *sp, const fz_denylist_t *dl)
+{
+    if (fz_denylist_deny_source(dl, sp->getFilename().str().c_str()))
+        return true;
+    std::string linkage = sp->getLinkageName().str(), name = sp->getName().str();
+    std::string qualified, bare;
+    fz_cxx_names(linkage, &qualified, &bare);
+    return fz_denylist_deny_function(dl, fz_or_null(qualified), fz_or_null(linkage)) ||
+           fz_denylist_deny_function(dl, fz_or_null(bare), NULL) ||
+           fz_denylist_deny_function(dl, fz_or_null(name), NULL);
+}
+
+/* Did this instruction come from a denied function by inlining?  Its debug
+ * location names the function it was written in (the scope's subprogram)
+ * and, through inlinedAt, each function that function was inlined into on
+ * the way to this one; code is denied when any of those inlined functions
+ * is (a denied function's body, with whatever it inlined itself, gets no
+ * counters when it is not inlined either).  Without debug info there is no
+ * location, and nothing is denied this way. */
+static bool fz_inlined_from_denied(const DILocation *loc, const fz_denylist_t *dl)
+{
+    for (; loc && loc->getInlinedAt(); loc = loc->getInlinedAt())
+        if (const DISubprogram *sp = loc->getScope()->getSubprogram())
+            if (fz_subprogram_denied(sp, dl))
+                return true;
+    return false;
+}
+
+/* The GCC plugin's block_denied: a block all of whose located code was
+ * inlined from denied functions gets no counter.  A block that also holds
+ * code of the function itself (or of an allowed inlined one) keeps it, so
+ * denying a callee never hides the caller's own edges. */
+static bool fz_block_denied(const BasicBlock &BB, const fz_denylist_t *dl)
+{
+    if (dl->n == 0)
+        return false;
+    bool any = false;
+    for (const Instruction &I : BB) {
+        if (isa<DbgInfoIntrinsic>(I) || !I.getDebugLoc())
+            continue;
+        if (!fz_inlined_from_denied(I.getDebugLoc().get(), dl))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
 static bool fz_should_instrument(const Function &F, const fz_denylist_t *dl)
 {
     if (F.isDeclaration() || F.hasAvailableExternallyLinkage())
@@ -304,14 +358,15 @@ static bool fz_block_needs_counter(const BasicBlock &BB)
 /* Splits the function's critical edges (those LLVM can split: not into an
  * exception pad, not out of indirectbr/callbr) and counts the blocks that
  * need it.  Returns the number of slots used; slots start at next. */
-static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64_t next)
+static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64_t next,
+                                       const fz_denylist_t *dl)
 {
     SplitAllCriticalEdges(F);
     /* Decide first, then insert; inserting does not change the CFG, but
      * keeping the two apart keeps the rule easy to read. */
     std::vector<BasicBlock *> chosen;
     for (BasicBlock &BB : F)
-        if (fz_block_needs_counter(BB))
+        if (fz_block_needs_counter(BB) && !fz_block_denied(BB, dl))
             chosen.push_back(&BB);
     if (chosen.empty())
         return 0;
@@ -406,7 +461,7 @@ PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
                                ConstantPointerNull::get(cast<PointerType>(ptr_ty)), "__fz_area");
         for (Function &F : M)
             if (fz_should_instrument(F, &dl))
-                n += fz_instrument_function(F, area, n);
+                n += fz_instrument_function(F, area, n, &dl);
         if (n > 0) {
             fz_emit_counters(M, area, n);
             fz_emit_registration(M, area, n);

@@ -89,13 +89,15 @@ START_TEST(test_link)
 {
     fz_args_t a;
     ck_assert_str_eq(rewrite(FZ_CC_KIND_GCC, "fz-cc foo.o bar.o -o prog -lm", &a),
-                     "gcc foo.o bar.o -o prog -lm " RT);
-    ck_assert(!a.compiles && a.links);
-    ck_assert_str_eq(a.needs[0], "/L/fz-rt.o");
+                     "gcc " PLUGIN " foo.o bar.o -o prog -lm " RT);
+    ck_assert(!a.compiles && a.links && a.plugin_at_link && !a.lto);
+    ck_assert_str_eq(a.needs[0], "/L/fz-gcc-plugin.so");
+    ck_assert_str_eq(a.needs[1], "/L/fz-rt.o");
     fz_args_free(&a);
-    GCC("fz-cc -static main.o libx.a -o p", "gcc -static main.o libx.a -o p " RT);
-    GCC("fz-cc -Xlinker -rpath -Xlinker /opt a.o", "gcc -Xlinker -rpath -Xlinker /opt a.o " RT);
-    GCC("fz-cc a.o -l m -L /usr/lib", "gcc a.o -l m -L /usr/lib " RT);
+    GCC("fz-cc -static main.o libx.a -o p", "gcc " PLUGIN " -static main.o libx.a -o p " RT);
+    GCC("fz-cc -Xlinker -rpath -Xlinker /opt a.o",
+        "gcc " PLUGIN " -Xlinker -rpath -Xlinker /opt a.o " RT);
+    GCC("fz-cc a.o -l m -L /usr/lib", "gcc " PLUGIN " a.o -l m -L /usr/lib " RT);
 }
 END_TEST
 
@@ -108,6 +110,32 @@ START_TEST(test_compile_link)
     ck_assert_str_eq(a.needs[0], "/L/fz-gcc-plugin.so");
     ck_assert_str_eq(a.needs[1], "/L/fz-rt.o");
     fz_args_free(&a);
+}
+END_TEST
+
+START_TEST(test_lto)
+{
+    /* GCC generates -flto code at link time, in lto1: every GCC link gets
+     * the plugin (the linker plugin may do LTO without -flto on the link
+     * line), never the harness macros. */
+    fz_args_t a;
+    ck_assert_str_eq(rewrite(FZ_CC_KIND_GCC, "fz-cc -O2 -flto a.o b.o -o p", &a),
+                     "gcc " PLUGIN " -O2 -flto a.o b.o -o p " RT);
+    ck_assert(a.plugin_at_link && a.lto && !a.compiles && a.links);
+    fz_args_free(&a);
+    GCC("fz-cc -flto=auto -shared a.o -o l.so", "gcc " PLUGIN " -flto=auto -shared a.o -o l.so");
+    GCC("fz-cc -flto -c a.c", "gcc " PLUGIN " <M> -flto -c a.c");
+    rewrite(FZ_CC_KIND_GCC, "fz-cc -flto -fno-lto a.o -o p", &a);
+    ck_assert(a.plugin_at_link && !a.lto);
+    fz_args_free(&a);
+    rewrite(FZ_CC_KIND_GCC, "fz-cc -flto=4 -c a.c", &a);
+    ck_assert(a.compiles && !a.plugin_at_link && a.lto);
+    fz_args_free(&a);
+    /* Clang runs the pass before writing bitcode: its links stay as they
+     * were; nothing that compiles nothing gets the plugin. */
+    CLANG("fz-clang -flto a.o -o p", "clang -flto a.o -o p " RT);
+    GCC("fz-cc -flto -E a.c", "gcc -flto -E a.c");
+    GCC("fz-cc -flto --version", "gcc -flto --version");
 }
 END_TEST
 
@@ -176,13 +204,13 @@ START_TEST(test_shared)
                      "gcc " PLUGIN " <M> -shared -fPIC a.c -o liba.so");
     ck_assert(a.compiles && !a.links);
     fz_args_free(&a);
-    GCC("fz-cc -shared a.o b.o -o liba.so", "gcc -shared a.o b.o -o liba.so");
-    GCC("fz-cc -r a.o b.o -o all.o", "gcc -r a.o b.o -o all.o");
-    GCC("fz-cc -fsanitize=fuzzer -shared a.o -o l.so", "gcc -shared a.o -o l.so");
+    GCC("fz-cc -shared a.o b.o -o liba.so", "gcc " PLUGIN " -shared a.o b.o -o liba.so");
+    GCC("fz-cc -r a.o b.o -o all.o", "gcc " PLUGIN " -r a.o b.o -o all.o");
+    GCC("fz-cc -fsanitize=fuzzer -shared a.o -o l.so", "gcc " PLUGIN " -shared a.o -o l.so");
     /* Links without libc cannot take the runtime (it needs libc). */
-    GCC("fz-cc -nostdlib a.o -o a", "gcc -nostdlib a.o -o a");
-    GCC("fz-cc -nodefaultlibs a.o -lc -o a", "gcc -nodefaultlibs a.o -lc -o a");
-    GCC("fz-cc -nolibc a.o -o a", "gcc -nolibc a.o -o a");
+    GCC("fz-cc -nostdlib a.o -o a", "gcc " PLUGIN " -nostdlib a.o -o a");
+    GCC("fz-cc -nodefaultlibs a.o -lc -o a", "gcc " PLUGIN " -nodefaultlibs a.o -lc -o a");
+    GCC("fz-cc -nolibc a.o -o a", "gcc " PLUGIN " -nolibc a.o -o a");
 }
 END_TEST
 
@@ -220,14 +248,14 @@ START_TEST(test_fsanitize_fuzzer)
     GCC("fz-cc -g -fsanitize=fuzzer,address h.c -o h",
         "gcc " PLUGIN " <M> -g -fsanitize=address h.c -o h /L/fz-libfuzzer.o " RT);
     GCC("fz-cc -fsanitize=address,fuzzer,undefined h.o",
-        "gcc -fsanitize=address,undefined h.o /L/fz-libfuzzer.o " RT);
+        "gcc " PLUGIN " -fsanitize=address,undefined h.o /L/fz-libfuzzer.o " RT);
     /* Compile only: instrumentation, no driver. */
     GCC("fz-cc -fsanitize=fuzzer -c h.c", "gcc " PLUGIN " <M> -c h.c");
     /* fuzzer-no-link only instruments, even when linking. */
     GCC("fz-cc -fsanitize=fuzzer-no-link -c lib.c", "gcc " PLUGIN " <M> -c lib.c");
     GCC("fz-cc -fsanitize=fuzzer-no-link,address m.c -o m",
         "gcc " PLUGIN " <M> -fsanitize=address m.c -o m " RT);
-    GCC("fz-cc -fsanitize=fuzzer -fno-sanitize=fuzzer m.o", "gcc m.o " RT);
+    GCC("fz-cc -fsanitize=fuzzer -fno-sanitize=fuzzer m.o", "gcc " PLUGIN " m.o " RT);
     /* Plain sanitizers pass through untouched. */
     GCC("fz-cc -fsanitize=address,undefined -c a.c",
         "gcc " PLUGIN " <M> -fsanitize=address,undefined -c a.c");
@@ -302,7 +330,7 @@ START_TEST(test_response_files)
     GCC(in, want);
     r = rsp("main.o util.o -o prog");
     snprintf(in, sizeof(in), "fz-cc %s -lm", r);
-    snprintf(want, sizeof(want), "gcc %s -lm " RT, r);
+    snprintf(want, sizeof(want), "gcc " PLUGIN " %s -lm " RT, r);
     GCC(in, want);
     r = rsp("-E foo.c");
     snprintf(in, sizeof(in), "fz-cc %s", r);
@@ -322,7 +350,7 @@ START_TEST(test_response_files)
     GCC(in, "gcc " PLUGIN " <M> -fsanitize=address a b.c -o h -g /L/fz-libfuzzer.o " RT);
     /* A file that cannot be read is an input, as for GCC. */
     GCC("fz-cc -c @/nonexistent/x", "gcc -c @/nonexistent/x");
-    GCC("fz-cc @/nonexistent/x", "gcc @/nonexistent/x " RT);
+    GCC("fz-cc @/nonexistent/x", "gcc " PLUGIN " @/nonexistent/x " RT);
     rsp_cleanup();
 }
 END_TEST
@@ -360,6 +388,7 @@ int main(void)
     tcase_add_test(tc, test_compile_dash_o);
     tcase_add_test(tc, test_link);
     tcase_add_test(tc, test_compile_link);
+    tcase_add_test(tc, test_lto);
     tcase_add_test(tc, test_several_sources);
     tcase_add_test(tc, test_lang);
     tcase_add_test(tc, test_passthrough);

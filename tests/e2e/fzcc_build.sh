@@ -2,12 +2,14 @@
 # fzcc_build.sh - what fz-cc builds works: AFL++-style persistent +
 # shared-memory harnesses compile and link as C and C++, libFuzzer harnesses
 # link fz's driver with -fsanitize=fuzzer (alone, split compile/link, and
-# with address), sanitizers pass through, and an instrumented shared library
-# dlopen'ed by an instrumented program registers its edges in the map.
+# with address), sanitizers pass through, an instrumented shared library
+# dlopen'ed by an instrumented program registers its edges in the map but
+# does not carry the runtime, and the modules of one program (main, two
+# more objects, a linked shared library) get disjoint slot ranges.
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 
-for f in fz-gcc-plugin.so fz-llvm-pass.so fz-rt.o fz-libfuzzer.o; do
+for f in "$FZ_PLUGIN" fz-rt.o fz-libfuzzer.o; do
     [ -e "$FZ_ROOT/lib/fz/$f" ] || skip "lib/fz/$f is not built yet"
 done
 cd "$T"
@@ -141,7 +143,15 @@ int main(int argc, char **argv)
 }
 EOF
 fzcc -shared -fPIC -O2 lib.c -o libbranch.so || fail "-shared library does not build"
-nm -D libbranch.so | grep -q ' fz-rt\|__fz_rt' && fail "the runtime was linked into a shared library"
+# has_runtime LIB: LIB defines the runtime's registration function (in any
+# symbol table: the runtime's own symbols may be hidden, __fz_register is
+# not).  Checked on a library that does link the runtime, so the test
+# cannot pass by looking for the wrong thing.
+has_runtime() { nm --defined-only "$1" 2>/dev/null | grep -qE ' [TtWw] __fz_register$'; }
+plaincc -shared -fPIC lib.c "$FZ_ROOT/lib/fz/fz-rt.o" -o libwithrt.so || fail "cannot link the runtime into a library"
+has_runtime libwithrt.so || fail "the runtime check does not see a runtime linked into a library"
+has_runtime libbranch.so && fail "fz-cc -shared linked the runtime into the library"
+nm -u libbranch.so | grep -qE ' w __fz_register$' || fail "the library does not reference __fz_register weakly"
 fzcc -O2 main.c -o dlmain -ldl || fail "dlopen program does not build"
 nm -D dlmain | grep -q ' T __fz_register' || fail "__fz_register is not exported for dlopen'ed libraries"
 [ "$(echo 1 | ./dlmain ./libbranch.so 2>/dev/null)" = 10 ] || fail "dlopen program: wrong output"
@@ -155,4 +165,67 @@ if [ -x "$FZ_BIN/fz-showmap" ]; then
 else
     ok "dlopen'ed instrumented library runs (bin/fz-showmap not built: map not checked)"
 fi
+
+# --- slots are collision-free across modules -----------------------------
+# main.c dispatches on the first input byte to a function in a.o, b.o or
+# libc3.so, which branches on the second byte; main does not look at the
+# second byte.  So the slots that differ between "a1" and "a2" are a.o's
+# own, and so on.  Each module registers its own range: those sets must be
+# non-empty, lit by no input of another module, and lie in disjoint,
+# non-interleaved ranges.
+[ -x "$FZ_BIN/fz-showmap" ] || skip "bin/fz-showmap is not built; slot ranges not checked"
+for m in a b c; do
+    cat >mod_$m.c <<EOF2
+#include <stdio.h>
+int in_$m(int c)
+{
+    if (c == '1') {
+        fputs("$m one\\n", stderr);
+        return 1;
+    }
+    if (c == '2') {
+        fputs("$m two\\n", stderr);
+        return 2;
+    }
+    fputs("$m other\\n", stderr);
+    return 3;
+}
+EOF2
+done
+cat >slots_main.c <<'EOF2'
+#include <stdio.h>
+int in_a(int c), in_b(int c), in_c(int c);
+int main(void)
+{
+    char buf[8] = {0};
+    if (!fgets(buf, sizeof buf, stdin))
+        return 1;
+    int (*f)(int) = buf[0] == 'a' ? in_a : buf[0] == 'b' ? in_b : in_c;
+    printf("%d\n", f(buf[1]));
+    return 0;
+}
+EOF2
+fzcc -O1 -c mod_a.c -o mod_a.o && fzcc -O1 -c mod_b.c -o mod_b.o &&
+    fzcc -O1 -shared -fPIC mod_c.c -o libc3.so &&
+    fzcc -O1 slots_main.c mod_a.o mod_b.o -L. -lc3 -Wl,-rpath,"$T" -o slots ||
+    fail "the four-module program does not build"
+[ "$(echo a2 | ./slots 2>/dev/null)" = 2 ] && [ "$(echo c1 | ./slots 2>/dev/null)" = 1 ] ||
+    fail "the four-module program runs wrongly"
+for i in a1 a2 b1 b2 c1 c2; do
+    echo $i | "$FZ_BIN/fz-showmap" -q -e -o - -- ./slots 2>/dev/null | cut -d: -f1 | sort -n >s.$i
+    [ -s s.$i ] || fail "empty map for input $i"
+done
+# own M: slots lit by exactly one of M's two inputs.
+own() { comm -3 s.${1}1 s.${1}2 | tr -d '\t' | sort -n; }
+for m in a b c; do
+    own $m >own.$m
+    [ -s own.$m ] || fail "module $m: its two inputs light the same slots"
+    others=$(ls s.* | grep -v "^s\.$m" | xargs cat | sort -nu)
+    shared=$(comm -12 own.$m <(echo "$others") | tr '\n' ' ')
+    [ -z "$shared" ] || fail "module $m's own slots are lit by other modules' inputs too: $shared"
+done
+ranges=$(for m in a b c; do echo "$(head -n 1 own.$m) $(tail -n 1 own.$m) $m"; done | sort -n)
+echo "$ranges" | awk 'NR > 1 && $1 <= last { bad = 1 } { last = $2 } END { exit bad }' ||
+    fail "module slot ranges interleave: $(echo "$ranges" | tr '\n' ';')"
+ok "main + 2 objects + a shared library: disjoint slot ranges ($(echo "$ranges" | awk '{ printf "%s %s-%s; ", $3, $1, $2 }'))"
 exit 0

@@ -79,6 +79,8 @@ inst/bin/$name -c x.c -o x.o 2>err.txt && fail "compiling without $plugin succee
     fail "missing plugin: message does not name $T/inst/lib/fz/$plugin: $(cat err.txt)"
 ok "missing plugin: $(cat err.txt)"
 plaincc -c x.c -o x.o || fail "plain compile failed"
+# Only the runtime missing now (GCC links load the plugin too, for -flto).
+cp "$FZ_ROOT/lib/fz/$plugin" inst/lib/fz/
 inst/bin/$name x.o -o x 2>err.txt && fail "linking without fz-rt.o succeeded"
 grep -q "$T/inst/lib/fz/fz-rt.o" err.txt || fail "missing runtime: message does not name it: $(cat err.txt)"
 ok "missing runtime: $(cat err.txt)"

@@ -7,9 +7,9 @@
 FZ_TEST_CC=clang
 . "$(dirname "$0")/../lib.sh"
 
-command -v clang >/dev/null || skip "clang is not installed (apt-get install clang llvm-dev)"
+command -v clang >/dev/null || fz_skip "clang is not installed (apt-get install clang llvm-dev)"
 so=$FZ_ROOT/lib/fz/fz-llvm-pass.so
-[ -e "$so" ] || skip "lib/fz/fz-llvm-pass.so is not built (needs llvm-dev)"
+[ -e "$so" ] || fz_skip "lib/fz/fz-llvm-pass.so is not built (needs llvm-dev)"
 
 cat >"$T/t.c" <<'EOF'
 #include <stdio.h>

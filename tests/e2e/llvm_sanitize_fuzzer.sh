@@ -8,8 +8,8 @@
 FZ_TEST_CC=clang
 . "$(dirname "$0")/../lib.sh"
 
-command -v clang >/dev/null || skip "clang is not installed (apt-get install clang llvm-dev)"
-[ -e "$FZ_ROOT/lib/fz/fz-llvm-pass.so" ] || skip "lib/fz/fz-llvm-pass.so is not built (needs llvm-dev)"
+command -v clang >/dev/null || fz_skip "clang is not installed (apt-get install clang llvm-dev)"
+[ -e "$FZ_ROOT/lib/fz/fz-llvm-pass.so" ] || fz_skip "lib/fz/fz-llvm-pass.so is not built (needs llvm-dev)"
 [ -e "$FZ_ROOT/lib/fz/fz-libfuzzer.o" ] || skip "lib/fz/fz-libfuzzer.o (runtime) is not built"
 [ -x "$FZ_BIN/fz-showmap" ] || skip "bin/fz-showmap is not built"
 

@@ -9,12 +9,12 @@
 # Any other clang-N found on PATH is also tried against the real plugin.
 . "$(dirname "$0")/../lib.sh"
 
-command -v clang >/dev/null || skip "clang is not installed (apt-get install clang llvm-dev)"
+command -v clang >/dev/null || fz_skip "clang is not installed (apt-get install clang llvm-dev)"
 so=$FZ_ROOT/lib/fz/fz-llvm-pass.so
-[ -e "$so" ] || skip "lib/fz/fz-llvm-pass.so is not built (needs llvm-dev)"
+[ -e "$so" ] || fz_skip "lib/fz/fz-llvm-pass.so is not built (needs llvm-dev)"
 host=$(clang -dumpversion | cut -d. -f1)
 llvm_config=${LLVM_CONFIG:-$(command -v "llvm-config-$host" || command -v llvm-config)}
-[ -n "$llvm_config" ] || skip "llvm-config is not installed (apt-get install llvm-dev)"
+[ -n "$llvm_config" ] || fz_skip "llvm-config is not installed (apt-get install llvm-dev)"
 
 printf 'int main(void) { return 0; }\n' >"$T/x.c"
 
@@ -42,10 +42,7 @@ expect_error "$T/plugin.log" 99 "$host"
 ok "plugin: $(grep -m1 error "$T/plugin.log")"
 
 # 2. fz-cc's explanation, from an install whose .version says 99.
-mkdir -p "$T/tree/bin" "$T/tree/lib/fz"
-cp "$FZ_BIN/fz-cc" "$T/tree/bin/fz-cc"
-ln -s fz-cc "$T/tree/bin/fz-clang"
-cp "$FZ_ROOT"/lib/fz/* "$T/tree/lib/fz/"
+fz_tree_copy "$T/tree"
 cp "$T/fz-llvm-pass.so" "$T/tree/lib/fz/fz-llvm-pass.so"
 echo 99 >"$T/tree/lib/fz/fz-llvm-pass.version"
 "$T/tree/bin/fz-clang" -c "$T/x.c" -o "$T/y.o" 2>"$T/fzcc.log" &&
