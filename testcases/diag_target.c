@@ -17,6 +17,8 @@
  *              run waits for it
  *   close_early, dup_early  the same as close_fds / dup_fds, but in a
  *              constructor, before the forkserver starts
+ *   close_init, dup_init  the same in main, before __AFL_INIT() (the
+ *              persistent build defers the forkserver to there)
  *
  * Built with -DPERSISTENT it is an __AFL_LOOP harness reading shared
  * memory; without, a plain stdin program run once per fork.
@@ -113,6 +115,8 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "handler"))
         signal(SIGSEGV, swallow);
 #ifdef PERSISTENT
+    if (!strcmp(mode, "close_init") || !strcmp(mode, "dup_init"))
+        lose_fds(mode[0] == 'd');
     __AFL_INIT();
     unsigned char *buf = __AFL_FUZZ_TESTCASE_BUF;
     while (__AFL_LOOP(1000))

@@ -2,7 +2,8 @@
 # runtime_faults.sh - faults at the forkserver's start and around it, each
 # one clear line from fz-fuzz (and no misdiagnosis):
 #  - the program closes or replaces (dup2 onto) fds 198/199 before the
-#    forkserver starts, in a deferred persistent and a classic build: the
+#    forkserver starts (in a constructor, or in main before __AFL_INIT), in
+#    a deferred persistent and a classic build: the
 #    runtime flags it on the diagnostics page, fz-fuzz names it (not "not
 #    instrumented");
 #  - a module needs a bigger map than fz offers (testcases/rt_bigmap.c,
@@ -41,7 +42,10 @@ for b in dp dc; do
         start_fails "$b-$m" "$fds_msg" env DIAG_MODE=$m "$FZ_BIN/fz-fuzz" -q -i seeds -o "o-$b-$m" -s 1 -E 100 -- ./$b
     done
 done
-ok "fds 198/199 closed / replaced before start-up: named, in both builds"
+for m in close_init dup_init; do
+    start_fails "dp-$m" "$fds_msg" env DIAG_MODE=$m "$FZ_BIN/fz-fuzz" -q -i seeds -o "o-dp-$m" -s 1 -E 100 -- ./dp
+done
+ok "fds 198/199 closed / replaced before start-up (constructor, or main before __AFL_INIT): named, in both builds"
 
 map_fix="instrument fewer files (FZ_DENYLIST) or rebuild fz with a larger FZ_MAP_SIZE_MAX"
 start_fails big-v1 "needs a 9437248-byte coverage map, more than fz's limit of 8388608; $map_fix" \
