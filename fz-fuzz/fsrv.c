@@ -357,6 +357,20 @@ static void diagnose_no_handshake(fz_fsrv_t *fs, int why, char *err, size_t errl
 {
     const char *prog = fs->child_argv[0];
     int status = 0;
+    if (why < 0 && wait_pid_for(fs->fsrv_pid, &status, 1000)) {
+        fs->fsrv_pid = -1;
+        why = -2; /* exited: status holds how */
+    }
+    /* The runtime flags this before it exits: the program's own stderr
+     * (where it also says so) usually goes to /dev/null. */
+    if (fs->shm.diag && (fs->shm.diag->flags & FZ_DIAG_FDS_EARLY)) {
+        snprintf(err, errlen,
+                 "'%s' closed or replaced fds %d/%d (the forkserver's pipes) before the "
+                 "forkserver started; leave them open in fuzzing builds (#ifdef __AFL_COMPILER), "
+                 "or call __AFL_INIT() before the code that closes them",
+                 prog, FZ_FORKSRV_FD, FZ_FORKSRV_FD + 1);
+        return;
+    }
     if (why > 0) {
         snprintf(err, errlen,
                  "no forkserver handshake from '%s' within %u ms: it is not instrumented (build "
@@ -368,14 +382,13 @@ static void diagnose_no_handshake(fz_fsrv_t *fs, int why, char *err, size_t errl
                      : HANDSHAKE_MIN_MS);
         return;
     }
-    if (!wait_pid_for(fs->fsrv_pid, &status, 1000)) {
+    if (why != -2) {
         snprintf(err, errlen,
                  "'%s' closed the forkserver descriptors %d/%d without a handshake; the program "
                  "must not close or reuse fds %d and %d (or run with -n)",
                  prog, FZ_FORKSRV_FD, FZ_FORKSRV_FD + 1, FZ_FORKSRV_FD, FZ_FORKSRV_FD + 1);
         return;
     }
-    fs->fsrv_pid = -1;
     if (WIFSIGNALED(status)) {
         snprintf(err, errlen,
                  "'%s' crashed at start-up with signal %d (%s) before the forkserver handshake "
@@ -392,9 +405,16 @@ static void diagnose_no_handshake(fz_fsrv_t *fs, int why, char *err, size_t errl
 static void handshake_error_word(fz_fsrv_t *fs, uint32_t code, char *err, size_t errlen)
 {
     const char *why = "an unknown set-up error";
-    if (code & FZ_FS_ERROR_MAP_SIZE)
-        why = "its coverage map does not fit the size offered (AFL_MAP_SIZE too small?)";
-    else if (code & FZ_FS_ERROR_MAP_ADDR)
+    char map_why[256];
+    if (code & FZ_FS_ERROR_MAP_SIZE) {
+        /* We always offer the whole of FZ_MAP_SIZE_MAX (and so does the
+         * AFL_MAP_SIZE we set), so the map is bigger than fz can give. */
+        snprintf(map_why, sizeof map_why,
+                 "its coverage map is bigger than the %u bytes fz offers; instrument fewer files "
+                 "(FZ_DENYLIST) or rebuild fz with a larger FZ_MAP_SIZE_MAX",
+                 (unsigned)fs->shm.map_alloc);
+        why = map_why;
+    } else if (code & FZ_FS_ERROR_MAP_ADDR)
         why = "it was built for a fixed map address it could not map";
     else if (code & FZ_FS_ERROR_SHM_OPEN)
         why = "it could not open the shared memory";
@@ -556,6 +576,15 @@ static int start_server(fz_fsrv_t *fs, char *err, size_t errlen)
     int r = read_u32(fs->st_fd, &word, wait_ms);
     if (r) {
         diagnose_no_handshake(fs, r, err, errlen);
+        return -1;
+    }
+    /* AFL++ 4.20+ sends its error word instead of the version word when
+     * set-up fails.  A legacy options word could only look like it with
+     * the snapshot bit (0x20000000, a kernel-module feature AFL++ dropped)
+     * set, so the error word is recognised first. */
+    if ((word & 0xffff0000u) == FZ_FS_NEW_ERROR) {
+        fs->handshake_version = 1;
+        handshake_error_word(fs, word & 0xffffu, err, errlen);
         return -1;
     }
     if (word == FZ_FS_NEW_VERSION)

@@ -70,6 +70,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "afl_banner        : %s\n"
         "afl_version       : fz-%s\n"
         "target_mode       : %s\n"
+        "fsrv_protocol     : %s\n"
         "target_warnings   : %s\n"
         "command_line      : %s\n",
         (unsigned long long)r->start_time, (unsigned long long)r->last_update,
@@ -85,7 +86,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         (unsigned long long)r->minimization_execs, (unsigned long long)r->total_crashes,
         (unsigned long long)r->total_hangs, (unsigned long long)r->seed,
         (unsigned long long)r->sync_execs, r->afl_banner ? r->afl_banner : "", FZ_VERSION,
-        r->target_mode ? r->target_mode : "default",
+        r->target_mode ? r->target_mode : "default", r->fsrv_protocol ? r->fsrv_protocol : "v1",
         r->target_warnings && *r->target_warnings ? r->target_warnings : "none",
         r->command_line ? r->command_line : "");
 }
@@ -156,6 +157,12 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->peak_rss_mb = getrusage(RUSAGE_CHILDREN, &ru) == 0 ? (unsigned long)ru.ru_maxrss >> 10 : 0;
     r->afl_banner = st->cfg.target_argv ? st->cfg.target_argv[0] : "";
     r->target_mode = target_mode(&x->fs);
+    /* What the forkserver negotiated: tests and users can tell a fallback
+     * (legacy handshake, SIGSTOP instead of direct mode) from the plan. */
+    r->fsrv_protocol = x->fs.handshake_version < 0    ? "blind"
+                       : x->fs.handshake_version == 0 ? "legacy"
+                       : x->fs.direct                 ? "v1 direct"
+                                                      : "v1";
     r->command_line = st->command_line;
     r->execs_per_fork = x->fs.total_forks ? (double)x->fs.total_execs / x->fs.total_forks : 1.0;
     r->calibration_execs = s->calib_execs;

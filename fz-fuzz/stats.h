@@ -56,6 +56,7 @@ typedef struct fz_stats_report {
     unsigned long peak_rss_mb;
     uint32_t edges_found, total_edges, var_byte_count;
     const char *afl_banner, *target_mode, *command_line;
+    const char *fsrv_protocol; /* fz extra: "v1 direct", "v1", "legacy" or "blind" */
     /* fz extras (afl-whatsup ignores unknown keys). */
     double execs_per_fork;
     uint64_t calibration_execs, minimization_execs, total_crashes, total_hangs;

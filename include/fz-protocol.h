@@ -157,8 +157,13 @@
                                      overlap the target's in the map */
 #define FZ_DIAG_HANDLER 0x8u      /* the program installed a handler for a
                                      crash signal (handler_sigs) */
-#define FZ_DIAG_EXIT_IN_LOOP 0x10u /* exit() or a return from main inside
-                                      __AFL_LOOP */
+#define FZ_DIAG_EXIT_IN_LOOP 0x10u /* exit(), _exit() or a return from main
+                                      inside __AFL_LOOP */
+#define FZ_DIAG_FDS_EARLY 0x20u    /* the program closed or replaced fds
+                                      198/199 before the forkserver started
+                                      (the runtime then exits 1) */
+#define FZ_DIAG_FDS_IN_LOOP 0x40u  /* direct mode: a persistent child lost
+                                      198/199 inside __AFL_LOOP and ended */
 
 typedef struct {
     volatile uint32_t flags;        /* FZ_DIAG_* */

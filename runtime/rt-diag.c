@@ -2,8 +2,10 @@
  * rt-diag.c - tells fz-fuzz about program behaviour it cannot see from wait
  * statuses and coverage maps: a child that forks, a run that execs another
  * program, a crash-signal handler of the program's own, exit() inside
- * __AFL_LOOP.  Each silently costs the fuzzer crashes or coverage, so
- * fz-fuzz turns these bits into one warning each (fz-fuzz/diag.c).
+ * __AFL_LOOP, descriptors 198/199 closed or replaced by the program.  Each
+ * silently costs the fuzzer crashes or coverage (or, for the descriptors
+ * before start-up, gets misdiagnosed), so fz-fuzz turns these bits into
+ * one warning or error each (fz-fuzz/diag.c, fz-fuzz/fsrv.c).
  *
  * The channel is a small SysV segment the fuzzer names in
  * FZ_ENV_DIAG_SHM_ID (include/fz-protocol.h).  Without it (outside a
@@ -173,6 +175,21 @@ void __fz_rt_diag_child_started(void)
 void __fz_rt_diag_exit_in_loop(void)
 {
     if (dg.page && dg.in_run)
+        flag(FZ_DIAG_EXIT_IN_LOOP);
+}
+
+void __fz_rt_diag_fds_lost(uint32_t bit)
+{
+    if (dg.page)
+        flag(bit);
+}
+
+void __fz_rt_diag_exited_in_run(void)
+{
+    /* A child that lost 198/199 ends with _exit(0) mid-run too, and one
+     * that exec'd ends with the new program's exit; those have their own,
+     * more precise, warnings. */
+    if (dg.page && !(dg.page->flags & (FZ_DIAG_FDS_IN_LOOP | FZ_DIAG_EXEC)))
         flag(FZ_DIAG_EXIT_IN_LOOP);
 }
 

@@ -43,12 +43,13 @@
 #define ST_FD (FZ_FORKSRV_FD + 1)
 
 static struct {
-    int started;    /* forkserver start attempted (at most once) */
-    int in_child;   /* this process is a fuzzed child */
-    int persistent; /* the fuzzer said the binary is persistent */
-    int fds_seen;   /* 198/199 were the fuzzer's pipes at start-up */
-    int direct;     /* direct mode was negotiated (see the top) */
-    pid_t me;       /* in a child: its pid (processes it forks are not it) */
+    int started;     /* forkserver start attempted (at most once) */
+    int in_child;    /* this process is a fuzzed child */
+    int persistent;  /* the fuzzer said the binary is persistent */
+    int fds_seen;    /* 198/199 were the fuzzer's pipes at start-up */
+    int direct;      /* direct mode was negotiated (see the top) */
+    int fds_checked; /* direct child: 198/199 checked after its first pass */
+    pid_t me;        /* in a child: its pid (processes it forks are not it) */
     struct stat ctl_st, st_st;
 } fs;
 
@@ -77,20 +78,47 @@ __attribute__((constructor(101))) static void fz_rt_early(void)
     fs.fds_seen = is_pipe(CTL_FD, &fs.ctl_st) && is_pipe(ST_FD, &fs.st_st);
 }
 
-/* Non-zero when 198/199 are (still) the fuzzer's pipes. */
+/* Non-zero when 198/199 are the pipes remembered in fs (async-signal-safe:
+ * two fstat calls). */
+static int fds_ours(void)
+{
+    struct stat c, s;
+    return is_pipe(CTL_FD, &c) && is_pipe(ST_FD, &s) && c.st_ino == fs.ctl_st.st_ino &&
+           s.st_ino == fs.st_st.st_ino && c.st_dev == fs.ctl_st.st_dev &&
+           s.st_dev == fs.st_st.st_dev;
+}
+
+/* Non-zero when 198/199 are (still) the fuzzer's pipes.  Losing them
+ * before the handshake is fatal, and the fuzzer hears why through the
+ * diagnostics page: our stderr usually goes to /dev/null, and without the
+ * flag all it would see is a program that exits without a handshake. */
 static int fds_usable(void)
 {
     struct stat c, s;
-    int now = is_pipe(CTL_FD, &c) && is_pipe(ST_FD, &s);
     if (!fs.fds_seen)
-        return now;
-    if (now && c.st_ino == fs.ctl_st.st_ino && s.st_ino == fs.st_st.st_ino &&
-        c.st_dev == fs.ctl_st.st_dev && s.st_dev == fs.st_st.st_dev)
+        return is_pipe(CTL_FD, &c) && is_pipe(ST_FD, &s);
+    if (fds_ours())
         return 1;
+    __fz_rt_diag_fds_lost(FZ_DIAG_FDS_EARLY);
     say("fz-rt: error: the program closed or replaced descriptors 198/199 (the fuzzer's "
         "forkserver pipes) before the forkserver started; leave them open, or call "
         "__AFL_INIT() before the code that closes them\n");
     _exit(1);
+}
+
+/* A direct-mode child could not talk on 198/199.  If they are still the
+ * fuzzer's pipes the fuzzer went away and the child just ends; if the
+ * program closed or replaced them, the child ends too (it cannot answer)
+ * but says so, since each input would then silently cost a fork.  The
+ * exit is the run's result: status 0, reported by the parent. */
+static void direct_fds_failed(void)
+{
+    if (!fds_ours()) {
+        __fz_rt_diag_fds_lost(FZ_DIAG_FDS_IN_LOOP);
+        say("fz-rt: error: the program closed or replaced descriptors 198/199 inside "
+            "__AFL_LOOP; every input now costs a new process\n");
+    }
+    _exit(0);
 }
 
 static int write_u32(uint32_t v)
@@ -218,6 +246,11 @@ static void serve_direct(void)
             ;
         if (r < 0)
             _exit(1);
+        /* Mid-run, a child only exits on its own through exit(), _exit()
+         * or a return from main inside the loop; the child's exit handler
+         * cannot see _exit(), so the parent tells. */
+        if (WIFEXITED(status) && (*fz_direct_cur & FZ_FS_DIRECT_SEQ) != 0)
+            __fz_rt_diag_exited_in_run();
         uint32_t msg[3] = {FZ_FS_DIRECT_DIED | (*fz_direct_cur & FZ_FS_DIRECT_SEQ), (uint32_t)child,
                            (uint32_t)status};
         if (write_words(msg, 3))
@@ -277,6 +310,8 @@ static void fsrv_start(void)
 {
     if (!fds_usable())
         return;
+    if (!fs.fds_seen) /* direct mode compares against these later */
+        fs.fds_seen = is_pipe(CTL_FD, &fs.ctl_st) && is_pipe(ST_FD, &fs.st_st);
     const char *v = getenv(FZ_ENV_FSRV_VERSION);
     const char *p = getenv(FZ_ENV_PERSISTENT);
     fs.persistent = p && *p && *p != '0';
@@ -328,12 +363,21 @@ __attribute__((constructor)) static void fz_rt_init(void)
 static void direct_next(void)
 {
     uint32_t ok = FZ_FS_DIRECT_OK | (*fz_direct_cur & FZ_FS_DIRECT_SEQ), req;
+    /* A program that replaced 198/199 with, say, a file would take our
+     * words without an error; checking once per child, after the pass
+     * where set-up code usually runs, catches that for one fstat pair.
+     * Later closing shows as a failed write or read below. */
+    if (!fs.fds_checked) {
+        fs.fds_checked = 1;
+        if (!fds_ours())
+            direct_fds_failed();
+    }
     if (write_u32(ok))
-        _exit(0);
+        direct_fds_failed();
     /* Idle from here: dying now is not the fuzzer's current run. */
     *fz_direct_cur = 0;
     if (read_u32(&req))
-        _exit(0);
+        direct_fds_failed();
     *fz_direct_cur = req & FZ_FS_DIRECT_SEQ;
 }
 
@@ -358,8 +402,10 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
 {
     int live = fs.in_child && fs.persistent;
     /* A process the harness forked is not the fuzzer's child: it must not
-     * read requests or answer them. */
-    if (live && fs.direct && getpid() != fs.me)
+     * read requests or answer them (direct mode), nor stop itself with
+     * SIGSTOP (classic mode), where nobody would ever resume it and the
+     * harness waiting for it would hang.  Its loop just ends. */
+    if (live && getpid() != fs.me)
         return 0;
     if (loop_first) {
         loop_first = 0;
@@ -389,7 +435,7 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
          * belongs to no run (the parent reports it with seq 0). */
         if (fs.direct) {
             if (write_u32(FZ_FS_DIRECT_OK | (*fz_direct_cur & FZ_FS_DIRECT_SEQ)))
-                _exit(0);
+                direct_fds_failed();
             *fz_direct_cur = 0;
         }
     }

@@ -4,12 +4,15 @@
  * compiler: gcc -include testcases/rt_afl_macros.h rt_loop.c lib/fz/fz-rt.o
  *
  * Slot k of its 8 counters is bumped when the input starts with byte 'a'+k;
- * input "!" aborts, input "x" calls exit(0) inside the loop.  With
+ * input "!" aborts, input "x" calls exit(0) inside the loop, input "f"
+ * forks a process that carries on with the loop (its __AFL_LOOP must
+ * return 0 at once) and waits for it.  With
  * RT_CLOSE_FDS set it closes fds 198/199 before __AFL_INIT(), as a daemon
  * that closes every descriptor would.
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define N_EDGES 8
@@ -42,6 +45,13 @@ int main(void)
             abort();
         if (buf[0] == 'x')
             exit(0);
+        if (buf[0] == 'f') {
+            pid_t p = fork();
+            if (p == 0)
+                continue; /* not the fuzzer's child: the loop must end here */
+            if (p > 0)
+                waitpid(p, NULL, 0);
+        }
         if (buf[0] >= 'a' && buf[0] < 'a' + N_EDGES)
             area[buf[0] - 'a']++;
     }

@@ -268,6 +268,24 @@ START_TEST(persistent_was_killed_and_exit_in_loop)
 }
 END_TEST
 
+/* A process the harness forks inside the loop must not stop itself with
+ * SIGSTOP (nobody would resume it, and the harness waiting for it would
+ * hang): its __AFL_LOOP returns 0, it exits, and the pass finishes as a
+ * normal pause of the real child. */
+START_TEST(persistent_forked_process_leaves_the_loop)
+{
+    tgt_t t;
+    const char *env[] = {FZ_ENV_PERSISTENT "=1", FZ_ENV_DEFER "=1", NULL};
+    loop_start(&t, env);
+    uint32_t p1, p2;
+    ck_assert(WIFSTOPPED(run(&t, "f", 0, &p1)));
+    ck_assert(WIFSTOPPED(run(&t, "a", 0, &p2)));
+    ck_assert_uint_eq(p1, p2);
+    ck_assert_int_eq(t.map[1], 1); /* 'a' (slot 0 is never handed out) */
+    tgt_stop(&t);
+}
+END_TEST
+
 START_TEST(closed_fds_before_init_are_diagnosed)
 {
     tgt_t t;
@@ -514,6 +532,7 @@ int main(void)
     tcase_add_test(tc, bad_shm_id_is_an_error_word);
     tcase_add_test(tc, persistent_stops_and_resumes);
     tcase_add_test(tc, persistent_was_killed_and_exit_in_loop);
+    tcase_add_test(tc, persistent_forked_process_leaves_the_loop);
     tcase_add_test(tc, closed_fds_before_init_are_diagnosed);
     tcase_add_test(tc, direct_negotiation);
     tcase_add_test(tc, direct_ok_runs_and_loop_end);

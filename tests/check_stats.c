@@ -78,7 +78,7 @@ START_TEST(test_keys)
         "execs_since_crash", "exec_timeout",    "slowest_exec_ms", "peak_rss_mb",
         "edges_found",       "total_edges",     "var_byte_count",  "afl_banner",
         "afl_version",       "target_mode",     "command_line",    "execs_per_fork",
-        "target_warnings"};
+        "target_warnings",   "fsrv_protocol"};
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
         ck_assert_msg(value_of(buf, keys[i], v, sizeof(v)), "missing key %s", keys[i]);
     ck_assert_str_eq(value_of(buf, "execs_done", v, sizeof(v)), "123456");

@@ -1,8 +1,9 @@
 #!/bin/bash
 # runtime_diag.sh - what fz-fuzz cannot see from wait statuses and maps, the
 # runtime reports and fz-fuzz explains (runtime/rt-diag.c, fz-fuzz/diag.c):
-# testcases/diag_target.c forks, execs, swallows its own SIGSEGV or exits in
-# __AFL_LOOP, in a persistent (direct mode) and a classic build; each gives
+# testcases/diag_target.c forks, execs, swallows its own SIGSEGV, exits in
+# __AFL_LOOP (exit() or _exit()) or closes / replaces fds 198/199 there, in a
+# persistent (direct mode) and a classic build; each gives
 # its warning on stderr and its word in fuzzer_stats' target_warnings, and
 # the controls (plain, ASan/UBSan, libFuzzer-style) give none.
 # matrix: cc
@@ -46,6 +47,17 @@ for b in dp dc; do
     fuzz "$b-self" exec_self $b && expect "$b-self" "exec_instrumented:$b" "instrumented program '$b'"
 done
 fuzz dp-exit exit dp && expect dp-exit "exit_in_loop" "leaves __AFL_LOOP through exit"
+# _exit() runs no exit handlers: the forkserver sees the child exit mid-run.
+fuzz dp-_exit _exit dp && expect dp-_exit "exit_in_loop" "leaves __AFL_LOOP through exit"
+# In direct mode the child talks on 198/199 itself: losing them ends it.
+fuzz dp-close close_fds dp && expect dp-close "fds_in_loop" "closes or replaces fds 198/199 .* inside __AFL_LOOP"
+fuzz dp-dup dup_fds dp && expect dp-dup "fds_in_loop" "closes or replaces fds 198/199 .* inside __AFL_LOOP"
+for m in close dup; do
+    epf=$(awk -F' *: *' '$1=="execs_per_fork"{print int($2)}' "o-dp-$m/default/fuzzer_stats")
+    [ "$epf" = 1 ] || fail "dp-$m: execs_per_fork $epf, expected 1 (each run a new child)"
+done
+# In a classic child 198/199 are closed before the program runs: harmless.
+fuzz dc-close close_fds dc && expect dc-close none ""
 # In a classic build exit() is how every run ends: nothing to say.
 fuzz dc-exit exit dc && expect dc-exit none ""
 # Sanitizers install their handlers before the runtime looks: not the program's.

@@ -57,6 +57,13 @@ for mode in direct classic; do
     grep -q '^id:[^ ]* ' $mode.hangs.txt || fail "$mode: no hang saved"
     [ "$(head -c 1 "$(ls $mode/default/crashes/id:* | head -n 1)")" = C ] || fail "$mode: the crash is not the planted one"
     [ "$(head -c 1 "$(ls $mode/default/hangs/id:* | head -n 1)")" = H ] || fail "$mode: the hang is not the planted one"
+    # Each run must really use the protocol it is named after.
+    want="v1 direct"
+    [ $mode = classic ] && want=v1
+    proto=$(awk -F' *: *' '$1=="fsrv_protocol"{print $2}' $mode/default/fuzzer_stats)
+    tm=$(awk -F' *: *' '$1=="target_mode"{print $2}' $mode/default/fuzzer_stats)
+    [ "$proto" = "$want" ] || fail "$mode: fsrv_protocol is '$proto', expected '$want'"
+    [ "$tm" = "shmem_testcase persistent" ] || fail "$mode: target_mode is '$tm'"
     epf=$(awk -F' *: *' '$1=="execs_per_fork"{print int($2)}' $mode/default/fuzzer_stats)
     [ "${epf:-0}" -ge 5 ] || fail "$mode: only ${epf:-?} executions per child"
 done

@@ -2,7 +2,8 @@
 # runtime_persistent.sh - fz-fuzz fuzzes testcases/persistent.c (AFL++'s
 # persistent_demo shape: __AFL_INIT, __AFL_FUZZ_TESTCASE_*, __AFL_LOOP) to
 # its planted crash, and each child runs many inputs: the harness logs one
-# line per process (RT_FORK_LOG), compared with execs_done.
+# line per process (RT_FORK_LOG), compared with execs_done; fuzzer_stats
+# says direct mode, version-1 handshake and shared-memory input were used.
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 [ -x "$FZ_BIN/fz-cc" ] && [ -e "$FZ_ROOT/lib/fz/fz-rt.o" ] || fail "build fz first (make)"
@@ -28,4 +29,10 @@ per=$((execs / forks))
 # fz-fuzz's own count (execs_per_fork in fuzzer_stats) must agree.
 epf=$(awk -F' *: *' '$1=="execs_per_fork"{print int($2)}' out/default/fuzzer_stats)
 [ -z "$epf" ] || [ "$epf" -ge 10 ] || fail "fuzzer_stats says execs_per_fork=$epf"
+# ...and the fast path was really taken, not a fallback to the legacy
+# handshake, stdin or the SIGSTOP protocol that would also find the crash.
+proto=$(awk -F' *: *' '$1=="fsrv_protocol"{print $2}' out/default/fuzzer_stats)
+mode=$(awk -F' *: *' '$1=="target_mode"{print $2}' out/default/fuzzer_stats)
+[ "$proto" = "v1 direct" ] || fail "fsrv_protocol is '$proto', expected 'v1 direct'"
+[ "$mode" = "shmem_testcase persistent" ] || fail "target_mode is '$mode', expected 'shmem_testcase persistent'"
 ok "crash found; $execs execs in $forks children ($per per child; fuzzer_stats: ${epf:-n/a})"
