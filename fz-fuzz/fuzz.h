@@ -37,6 +37,10 @@ int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
 /* Non-zero when the run must end: signal, -E or -V reached. */
 int fz_fuzz_should_stop(fz_state_t *st);
 
+/* The minimizer's poll (fz_min_cfg_t.poll, ctx = the state): ticks the
+ * status screen and asks to stop on a signal or when -V is up. */
+int fz_fuzz_min_poll(void *ctx);
+
 /* The main loop; returns when fz_fuzz_should_stop says so. */
 void fz_fuzz_loop(fz_state_t *st);
 

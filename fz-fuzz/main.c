@@ -241,12 +241,23 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     if (!st->cfg.seed_given)
         st->cfg.seed = pick_seed();
     fz_rng_seed(&st->rng, st->cfg.seed);
+    fz_queue_init(&st->queue, st->exec.map_size);
+    fz_status_init(st);
+    /* Nothing is written until every seed has passed: a seed that hangs
+     * (or all crashing) must not leave a campaign that a rerun with the
+     * same -o is refused for. */
+    if (fz_calibrate_seeds(st, &seeds) < 0) {
+        fz_status_restore(st);
+        printf("fz-fuzz: stopped by a signal while checking the seeds; nothing was written to "
+               "%s\n",
+               st->out.dir);
+        return FZ_EXIT_OK;
+    }
+    fz_calibrate_save_seeds(st);
     write_setup_files(st);
     if (st->out.resumed)
         fz_stats_plot_resume(st);
-    fz_queue_init(&st->queue, st->exec.map_size);
-    fz_status_init(st);
-    fz_calibrate_seeds(st, &seeds);
+    st->ui.files_ready = 1;
     if (st->out.resumed)
         fz_resume_known_crashes(st);
     fz_files_free(&seeds);

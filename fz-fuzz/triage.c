@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fz-fuzz/coverage.h"
+#include "fz-fuzz/fuzz.h"
 #include "fz-fuzz/minimize.h"
 #include "fz-fuzz/sync.h"
 #include "fz-log.h"
@@ -76,7 +77,11 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     if (!is_unique(st, x->virgin_crash, &st->stats.blind_crash_sigs, sig))
         return 0;
 
-    fz_min_cfg_t mc = {.mode = FZ_MIN_CRASH, .crash_signal = sig, .max_execs = FZ_CRASH_MIN_EXECS};
+    fz_min_cfg_t mc = {.mode = FZ_MIN_CRASH,
+                       .crash_signal = sig,
+                       .max_execs = FZ_CRASH_MIN_EXECS,
+                       .poll = fz_fuzz_min_poll,
+                       .poll_ctx = st};
     fz_min_stats_t ms = {0};
     size_t out_len = len;
     const uint8_t *save = buf;
@@ -84,10 +89,19 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     st->stats.min_execs += ms.execs;
     if (r == FZ_MIN_ERROR)
         fz_die("the target stopped answering while minimizing a crash: %s", x->fs.errmsg);
-    if (r == FZ_MIN_OK)
+    if (r == FZ_MIN_OK) {
         save = x->min_buf;
-    else
-        out_len = len; /* flaky: keep the input exactly as it crashed */
+    } else {
+        /* It did not crash again when rerun: a flaky crash (timing, state
+         * kept across runs, uninitialized memory).  As afl-fuzz does, save
+         * the exact bytes that crashed, unminimized, and say so: it may
+         * take several runs by hand to reproduce. */
+        out_len = len;
+        st->stats.flaky_crashes++;
+        fz_warn("a crash (signal %d) did not happen again when rerun; saved unminimized as "
+                "crashes/id:%06u (flaky: it may need several runs to reproduce)",
+                sig, st->next_crash_id);
+    }
 
     char name[256];
     fz_sync_find_name(st, name, sizeof(name), st->next_crash_id++, sig, src, op, 0);
