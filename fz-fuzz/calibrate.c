@@ -155,9 +155,16 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
                    "seeds or raise -t",
                    f->name, st->exec.timeout_ms);
         if (c.result == FZ_RUN_CRASH) {
-            fz_warn("seed '%s' crashes the target (signal %d); skipping it (reproduce: run the "
-                    "target on it by hand)",
-                    f->name, c.signal);
+            if (st->cfg.mem_mb)
+                fz_warn("seed '%s' crashes the target (signal %d) under the -m %llu MiB memory "
+                        "limit; skipping it (if it needs more memory, raise -m; reproduce: "
+                        "(ulimit -v %llu; run the target on it))",
+                        f->name, c.signal, (unsigned long long)st->cfg.mem_mb,
+                        (unsigned long long)st->cfg.mem_mb << 10);
+            else
+                fz_warn("seed '%s' crashes the target (signal %d); skipping it (reproduce: run "
+                        "the target on it by hand)",
+                        f->name, c.signal);
             if (!crashed++) {
                 first_crash = f->name;
                 first_sig = c.signal;

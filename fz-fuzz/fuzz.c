@@ -20,9 +20,14 @@
 #include "fz-log.h"
 #include "mutators/chain.h"
 
+int fz_fuzz_found_crash(const fz_state_t *st)
+{
+    return st->cfg.until_crash && st->stats.saved_crashes > st->stats.crashes_at_start;
+}
+
 int fz_fuzz_should_stop(fz_state_t *st)
 {
-    if (*st->stop)
+    if (*st->stop || fz_fuzz_found_crash(st))
         return 1;
     if (st->cfg.max_execs && fz_state_execs(st) >= st->cfg.max_execs)
         return 1;

@@ -14,6 +14,9 @@
  * so no '/', ',' or ':'. */
 #define FZ_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
 
+/* Most -x options one run takes (AFL++ allows 4; more is cheap). */
+#define FZ_MAX_DICTS 16
+
 /* Everything the user chose.  Read-only once fz_options_parse() returns. */
 typedef struct fz_cfg {
     const char *in_dir;     /* -i: seed directory; "-" means resume */
@@ -30,12 +33,15 @@ typedef struct fz_cfg {
     uint64_t max_execs;     /* -E: stop after this many executions; 0 = never */
     uint64_t seed;          /* -s: RNG seed */
     int seed_given;         /* -s given: the run must be reproducible */
-    const char *dict_file;  /* -x: AFL-format dictionary */
+    const char *dict_files[FZ_MAX_DICTS]; /* -x (repeatable): dictionaries, merged */
+    int n_dicts;
     const char *input_file; /* -f: where the input is written for the target */
     int quiet;              /* -q (or FZ_NO_UI / AFL_NO_UI): no status screen */
     int blind;              /* -n: target has no instrumentation */
     int resume;             /* -i - or FZ_AUTORESUME / AFL_AUTORESUME */
     int debug_child;        /* FZ_DEBUG_CHILD / AFL_DEBUG_CHILD: keep target output */
+    int until_crash;        /* --until-crash, FZ_BENCH_UNTIL_CRASH / AFL_BENCH_UNTIL_CRASH:
+                               stop at the first crash saved */
     const char *replay_dir; /* --replay DIR: run each file once and report */
     char **target_argv;     /* the target and its arguments (NULL-terminated) */
     int target_argc;

@@ -22,6 +22,7 @@ typedef struct fz_stats {
     uint64_t calib_execs;      /* runs spent calibrating */
     uint64_t min_execs;        /* runs spent minimizing new entries and crashes */
     uint64_t saved_crashes;    /* unique crashes saved in crashes/ */
+    uint64_t crashes_at_start; /* saved_crashes after the seeds (resumed ones included) */
     uint64_t saved_hangs;      /* unique hangs saved in hangs/ */
     uint64_t total_crashes;    /* every crashing run */
     uint64_t total_hangs;      /* every run that timed out */

@@ -49,9 +49,16 @@ static void target_cmd(const fz_state_t *st, const char *repl, char *out, size_t
 
 static void write_readme(fz_state_t *st)
 {
-    char text[4096], by_hand[1024], raw[1024];
+    char text[4096], by_hand[1024], raw[1024], limited[1200];
     target_cmd(st, "CRASH_FILE", by_hand, sizeof(by_hand));
     target_cmd(st, NULL, raw, sizeof(raw));
+    if (st->cfg.mem_mb) {
+        /* Under -m a crash can be the memory limit itself (a failed
+         * malloc): by hand it only reproduces with the same limit. */
+        snprintf(limited, sizeof(limited), "(ulimit -v %llu; %s)",
+                 (unsigned long long)st->cfg.mem_mb << 10, by_hand);
+        snprintf(by_hand, sizeof(by_hand), "%.1000s", limited);
+    }
     int n = snprintf(text, sizeof(text),
                      "Crashes found by fz-fuzz for:\n\n    %s\n\n"
                      "Each file here made the target die of a signal (the sig:NN part of its\n"
@@ -61,7 +68,11 @@ static void write_readme(fz_state_t *st)
                      "    fz-fuzz --replay %s/crashes -- %s\n\n"
                      "which exits 3 while any of them still crashes.  The other parts of a\n"
                      "name: src: the queue entry it was mutated from, time: ms since the start,\n"
-                     "execs: target runs so far, op: the mutation stage.\n",
+                     "execs: target runs so far, op: the mutation stage.\n\n"
+                     "A crash that did not happen again when fz-fuzz reran it (flaky: timing,\n"
+                     "state kept between runs, uninitialized memory) is saved as found, not\n"
+                     "minimized; fuzzer_stats counts them in flaky_crashes.  It may take\n"
+                     "several runs by hand to reproduce.\n",
                      st->command_line ? st->command_line : raw, by_hand, st->out.dir, raw);
     if (n >= (int)sizeof(text))
         n = sizeof(text) - 1;
