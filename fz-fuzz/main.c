@@ -273,7 +273,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
 
     fz_fuzz_loop(st);
 
-    fz_status_final(st, stop_requested             ? "stopped by a signal"
+    fz_status_final(st, stop_requested            ? "stopped by a signal"
                         : fz_fuzz_found_crash(st) ? "stopped at the first crash (--until-crash)"
                                                   : "done");
     int found = st->stats.saved_crashes > crashes_before;

@@ -60,8 +60,8 @@ static void draw(fz_state_t *st, const fz_stats_report_t *r, uint64_t now)
            r->corpus_favored, r->pending_total, r->edges_found, r->bitmap_cvg, r->stability,
            (unsigned long long)r->cycles_done, (unsigned long long)r->cycles_wo_finds,
            (unsigned long long)r->saved_crashes, (unsigned long long)r->total_crashes,
-           (unsigned long long)r->flaky_crashes, (unsigned long long)r->saved_hangs, r->exec_timeout, find, crash, r->cur_item,
-           r->corpus_count);
+           (unsigned long long)r->flaky_crashes, (unsigned long long)r->saved_hangs,
+           r->exec_timeout, find, crash, r->cur_item, r->corpus_count);
     if (st->sync.enabled)
         printf("  sync       %u imported from other instances, %llu runs on their files\033[K\n",
                r->corpus_imported, (unsigned long long)r->sync_execs);
@@ -103,8 +103,8 @@ void fz_status_tick(fz_state_t *st)
         return;
     fz_ui_t *ui = &st->ui;
     uint64_t now = fz_now_ms();
-    ui->next_check = execs + fz_status_interval(execs - ui->last_check_execs,
-                                                now - ui->last_check_ms);
+    ui->next_check =
+        execs + fz_status_interval(execs - ui->last_check_execs, now - ui->last_check_ms);
     ui->last_check_execs = execs;
     ui->last_check_ms = now;
     fz_diag_poll(st);

@@ -79,18 +79,18 @@ END_TEST
 START_TEST(parse_good_text)
 {
     const char *text = ("# a comment\n"
-                                            "\n"
-                                            "kw_get=\"GET\"\n"
-                                            "  kw_post = \"POST\"   \n"
-                                            "\"bare\"\n"
-                                            "hex=\"\\x00\\xff\\x7F\"\n"
-                                            "esc=\"a\\\"b\\\\c\"\n"
-                                            "dup=\"GET\"\n"
-                                            "crlf=\"line\"\r\n"
-                                            "sp=\"with space\" # trailing comment\n"
-                                            "lvl@1=\"level1\"\n"
-                                            "lvl@0=\"level0\"\n"
-                                            "last=\"no newline\"");
+                        "\n"
+                        "kw_get=\"GET\"\n"
+                        "  kw_post = \"POST\"   \n"
+                        "\"bare\"\n"
+                        "hex=\"\\x00\\xff\\x7F\"\n"
+                        "esc=\"a\\\"b\\\\c\"\n"
+                        "dup=\"GET\"\n"
+                        "crlf=\"line\"\r\n"
+                        "sp=\"with space\" # trailing comment\n"
+                        "lvl@1=\"level1\"\n"
+                        "lvl@0=\"level0\"\n"
+                        "last=\"no newline\"");
     fz_dict_t d;
     fz_dict_init(&d);
     char err[256] = "";

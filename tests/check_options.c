@@ -27,9 +27,16 @@ static int parse(fz_cfg_t *cfg, char *err, const char *const *args)
 
 static void clear_env(void)
 {
-    const char *v[] = {"FZ_NO_UI",       "AFL_NO_UI",       "FZ_AUTORESUME", "AFL_AUTORESUME",
-                       "FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD", "FZ_SYNC_SECS",  "AFL_SYNC_TIME",
-                       "FZ_BENCH_UNTIL_CRASH", "AFL_BENCH_UNTIL_CRASH"};
+    const char *v[] = {"FZ_NO_UI",
+                       "AFL_NO_UI",
+                       "FZ_AUTORESUME",
+                       "AFL_AUTORESUME",
+                       "FZ_DEBUG_CHILD",
+                       "AFL_DEBUG_CHILD",
+                       "FZ_SYNC_SECS",
+                       "AFL_SYNC_TIME",
+                       "FZ_BENCH_UNTIL_CRASH",
+                       "AFL_BENCH_UNTIL_CRASH"};
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         unsetenv(v[i]);
 }
@@ -225,8 +232,8 @@ START_TEST(test_dicts_and_until_crash)
     clear_env();
     fz_cfg_t c;
     char err[256];
-    const char *a[] = {"-i", "in", "-x", "a.dict", "-xb", "-x", "dir", "--until-crash",
-                       "-o", "out", "--", "./t", NULL};
+    const char *a[] = {"-i", "in",  "-x", "a.dict", "-xb", "-x", "dir", "--until-crash",
+                       "-o", "out", "--", "./t",    NULL};
     ck_assert_int_eq(parse(&c, err, a), FZ_OPTIONS_OK);
     ck_assert_int_eq(c.n_dicts, 3);
     ck_assert_str_eq(c.dict_files[0], "a.dict");

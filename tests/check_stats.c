@@ -76,16 +76,16 @@ START_TEST(test_keys)
      * shows the format string): tools that read the file by line number as
      * well as by key see what afl-fuzz would write. */
     static const char *afl_keys[] = {
-        "start_time",        "last_update",       "run_time",        "fuzzer_pid",
-        "cycles_done",       "cycles_wo_finds",   "execs_done",      "execs_per_sec",
-        "execs_ps_last_min", "corpus_count",      "corpus_favored",  "corpus_found",
-        "corpus_imported",   "corpus_variable",   "max_depth",       "cur_item",
-        "pending_favs",      "pending_total",     "stability",       "bitmap_cvg",
-        "saved_crashes",     "saved_hangs",       "last_find",       "last_crash",
-        "last_hang",         "execs_since_crash", "exec_timeout",    "slowest_exec_ms",
-        "peak_rss_mb",       "cpu_affinity",      "edges_found",     "total_edges",
+        "start_time",        "last_update",       "run_time",          "fuzzer_pid",
+        "cycles_done",       "cycles_wo_finds",   "execs_done",        "execs_per_sec",
+        "execs_ps_last_min", "corpus_count",      "corpus_favored",    "corpus_found",
+        "corpus_imported",   "corpus_variable",   "max_depth",         "cur_item",
+        "pending_favs",      "pending_total",     "stability",         "bitmap_cvg",
+        "saved_crashes",     "saved_hangs",       "last_find",         "last_crash",
+        "last_hang",         "execs_since_crash", "exec_timeout",      "slowest_exec_ms",
+        "peak_rss_mb",       "cpu_affinity",      "edges_found",       "total_edges",
         "var_byte_count",    "havoc_expansion",   "auto_dict_entries", "testcache_size",
-        "testcache_count",   "testcache_evict",   "afl_banner",      "afl_version",
+        "testcache_count",   "testcache_evict",   "afl_banner",        "afl_version",
         "target_mode",       "command_line"};
     /* fz's own keys (afl-whatsup ignores keys it does not know). */
     static const char *fz_keys[] = {"execs_per_fork", "calibration_execs", "minimize_execs",
@@ -108,7 +108,8 @@ START_TEST(test_keys)
         }
         line = strchr(line, '\n') + 1;
     }
-    ck_assert_msg(next_afl == n_afl, "missing AFL++ key %s", afl_keys[next_afl < n_afl ? next_afl : 0]);
+    ck_assert_msg(next_afl == n_afl, "missing AFL++ key %s",
+                  afl_keys[next_afl < n_afl ? next_afl : 0]);
     ck_assert_uint_eq(lines, n_afl + n_fz);
     for (size_t i = 0; i < n_fz; i++)
         ck_assert_msg(value_of(buf, fz_keys[i], v, sizeof(v)), "missing key %s", fz_keys[i]);
@@ -244,9 +245,9 @@ END_TEST
 /* The clock is read about every FZ_STATUS_CHECK_MS whatever the speed. */
 START_TEST(test_status_interval)
 {
-    ck_assert_uint_eq(fz_status_interval(10, 1000), 1);       /* 10 runs/s: every run */
-    ck_assert_uint_eq(fz_status_interval(1, 2000), 1);        /* 2 s per run */
-    ck_assert_uint_eq(fz_status_interval(1000, 1000), 50);    /* 1000/s: 50 runs = 50 ms */
+    ck_assert_uint_eq(fz_status_interval(10, 1000), 1);    /* 10 runs/s: every run */
+    ck_assert_uint_eq(fz_status_interval(1, 2000), 1);     /* 2 s per run */
+    ck_assert_uint_eq(fz_status_interval(1000, 1000), 50); /* 1000/s: 50 runs = 50 ms */
     ck_assert_uint_eq(fz_status_interval(100, 0), FZ_STATUS_CHECK_EXECS_MAX); /* < 1 ms */
     ck_assert_uint_eq(fz_status_interval(1000000, 1000), FZ_STATUS_CHECK_EXECS_MAX);
     ck_assert_uint_eq(fz_status_interval(0, 100), 1);
