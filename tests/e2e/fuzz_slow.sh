@@ -42,3 +42,35 @@ mkdir one && echo a >one/a
 fz-fuzz -q -s 1 -E 5 -t 1000 -i one -o c -- ./slow >c2.log 2>&1 ||
     { cat c2.log; fail "a rerun into the interrupted -o failed"; }
 ok "SIGINT during seed calibration stops there; the -o is reusable"
+
+# -V also ends a minimization: here the first find (byte 0 flipped to '`')
+# makes every run that keeps that byte take 100 ms, and its minimization
+# would spend most of its 256-run budget on such runs (no byte can go: the
+# length is part of the new branch) - 20 s or more.  With -V 2 it must stop
+# after a few runs.
+cat >slowmin.c <<'EOT'
+#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+    char buf[512];
+    FILE *f = fopen(argv[1], "rb");
+    size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+    static volatile int depth;
+    if (n >= 1 && buf[0] == '`') {
+        usleep(100000);
+        if (n == 200)
+            depth = 2;
+    }
+    return depth;
+}
+EOT
+fzcc -O1 -o slowmin slowmin.c || fail "cannot build slowmin.c"
+mkdir mseeds && head -c 200 /dev/zero | tr '\0' a >mseeds/a
+fz-fuzz -q -s 1 -V 2 -t 1000 -i mseeds -o m -- ./slowmin @@ >m.log 2>&1
+rc=$?
+[ $rc = 0 ] || { cat m.log; fail "-V 2 with a slow minimization exited $rc"; }
+mn=$(sed -n 's/^minimize_execs *: //p' m/default/fuzzer_stats)
+[ -n "$mn" ] && [ "$mn" -ge 1 ] && [ "$mn" -lt 64 ] ||
+    { cat m.log; fail "-V 2 let the minimizer run $mn runs of 100 ms (want 1..63)"; }
+ok "-V ends a slow minimization after $mn runs"
