@@ -182,7 +182,7 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->minimization_execs = s->min_execs;
     r->total_crashes = s->prev_total_crashes + s->total_crashes;
     r->total_hangs = s->prev_total_hangs + s->total_hangs;
-    r->flaky_crashes = s->flaky_crashes;
+    r->flaky_crashes = s->prev_flaky_crashes + s->flaky_crashes;
     r->seed = st->cfg.seed;
     r->sync_execs = st->sync.execs;
     r->target_warnings = st->diag.summary;

@@ -45,8 +45,9 @@ typedef struct fz_stats {
     uint32_t rate_head, rate_n;
     /* Totals of the campaign this run resumed (resume.c), 0 otherwise:
      * added to this session's for execs_done, run_time, cycles_done,
-     * total_crashes and total_hangs. */
+     * total_crashes, total_hangs and flaky_crashes. */
     uint64_t prev_execs, prev_run_time, prev_cycles, prev_total_crashes, prev_total_hangs;
+    uint64_t prev_flaky_crashes;
     char *plot;                /* plot_data so far (rewritten whole, atomically) */
     size_t plot_len, plot_cap;
 } fz_stats_t;
@@ -76,7 +77,8 @@ typedef struct fz_stats_report {
     /* fz extras (afl-whatsup ignores unknown keys). */
     double execs_per_fork;
     uint64_t calibration_execs, minimization_execs, total_crashes, total_hangs;
-    uint64_t flaky_crashes; /* saved unminimized: they did not crash again at once */
+    uint64_t flaky_crashes; /* saved unminimized: they did not crash again at once
+                               (the whole campaign's, across resumes) */
     uint64_t seed;
     uint64_t sync_execs;         /* target runs spent on other instances' files (sync.c) */
     const char *target_warnings; /* diag.h's short form; "" or NULL: "none" */

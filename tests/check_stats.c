@@ -145,11 +145,13 @@ START_TEST(test_resume_parse)
     sample(&r);
     r.total_crashes = 9;
     r.total_hangs = 4;
+    r.flaky_crashes = 2;
     char buf[8192];
     fz_stats_format(buf, sizeof(buf), &r);
     fz_stats_t s;
     memset(&s, 0, sizeof(s));
-    ck_assert_int_eq(fz_resume_parse_stats(buf, &s), 5);
+    ck_assert_int_eq(fz_resume_parse_stats(buf, &s), 6);
+    ck_assert_uint_eq(s.prev_flaky_crashes, 2);
     ck_assert_uint_eq(s.prev_execs, 123456);
     ck_assert_uint_eq(s.prev_run_time, 100);
     ck_assert_uint_eq(s.prev_cycles, 3);
