@@ -16,9 +16,9 @@ root=$PWD
 secs=${BENCH_SECONDS:-20}
 w=$(mktemp -d "${TMPDIR:-/tmp}/fz-bench-cov.XXXXXX")
 trap 'rm -rf "$w"' EXIT
-export FZ_QUIET=1
 
-bin/fz-cc -O1 bench/coverage_target.c -o "$w/fz-target" || exit 1
+# FZ_QUIET is fz-cc's (its per-file report line); fz-fuzz is quiet by -q.
+FZ_QUIET=1 bin/fz-cc -O1 bench/coverage_target.c -o "$w/fz-target" || exit 1
 mkdir "$w/seeds" && printf 'let x = 1;\n' >"$w/seeds/a"
 
 (cd "$w" && "$root/bin/fz-fuzz" -q -s 1 -V "$secs" -i seeds -o fz -- ./fz-target @@ >fz.log 2>&1)

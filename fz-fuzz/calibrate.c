@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fz-fuzz/coverage.h"
+#include "fz-fuzz/status.h"
 #include "fz-log.h"
 
 /* Slots whose classified value differs from the first run's become
@@ -68,7 +69,13 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *
             out->result = r;
             break;
         }
+        /* A stop request cuts calibration short: the runs so far still
+         * give a time and a map, and a slow target must not hold Ctrl-C
+         * for FZ_CALIB_RUNS more timeouts. */
+        if (i > 0 && *st->stop)
+            break;
         fz_cov_classify(x->fs.trace_bits, x->map_size);
+        fz_status_tick(st);
         runs++;
         sum += x->fs.last_exec_us;
         if (x->fs.last_exec_us > out->max_us)
@@ -88,8 +95,9 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *
     st->stats.calib_execs += x->fs.total_execs - before;
 }
 
-/* Adds a calibrated seed to the queue and, unless it already lives in
- * queue/ (resume), saves it there under its AFL-style seed name. */
+/* Adds a calibrated seed to the queue under its AFL-style seed name (or its
+ * own name when it already lives in queue/, on resume).  Nothing is written
+ * here: fz_calibrate_save_seeds does that once every seed has passed. */
 static void add_seed(fz_state_t *st, const fz_file_t *f, const fz_calib_t *c)
 {
     char name[512];
@@ -104,8 +112,16 @@ static void add_seed(fz_state_t *st, const fz_file_t *f, const fz_calib_t *c)
         fz_queue_add(&st->queue, fname, f->data, f->len, c->exec_us, st->exec.edges, c->n_edges, 1);
     e->var_behavior = c->variable;
     fz_cov_new_bits(st->exec.virgin, st->exec.scratch, st->exec.map_size);
-    if (!st->out.resumed)
-        fz_outdir_save(&st->out, "queue", name, f->data, f->len);
+}
+
+void fz_calibrate_save_seeds(fz_state_t *st)
+{
+    if (st->out.resumed)
+        return;
+    for (uint32_t i = 0; i < st->queue.n; i++) {
+        const fz_entry_t *e = st->queue.e[i];
+        fz_outdir_save(&st->out, "queue", e->fname, e->data, e->len);
+    }
 }
 
 /* 5x the slowest seed, rounded up, within the documented bounds. */
@@ -120,24 +136,35 @@ static uint32_t default_timeout(uint64_t slowest_us)
     return (uint32_t)ms;
 }
 
-void fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
+int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
 {
     uint64_t slowest = 0;
     uint32_t crashed = 0;
     const char *first_crash = NULL;
     int first_sig = 0;
     for (uint32_t i = 0; i < seeds->n; i++) {
+        if (*st->stop)
+            return -1;
         const fz_file_t *f = &seeds->f[i];
         fz_calib_t c;
         fz_calibrate(st, f->data, f->len, &c);
+        if (*st->stop)
+            return -1; /* the result of an interrupted run means nothing */
         if (c.result == FZ_RUN_HANG)
             fz_die("seed '%s' makes the target hang (no exit within %u ms); remove it from the "
                    "seeds or raise -t",
                    f->name, st->exec.timeout_ms);
         if (c.result == FZ_RUN_CRASH) {
-            fz_warn("seed '%s' crashes the target (signal %d); skipping it (reproduce: run the "
-                    "target on it by hand)",
-                    f->name, c.signal);
+            if (st->cfg.mem_mb)
+                fz_warn("seed '%s' crashes the target (signal %d) under the -m %llu MiB memory "
+                        "limit; skipping it (if it needs more memory, raise -m; reproduce: "
+                        "(ulimit -v %llu; run the target on it))",
+                        f->name, c.signal, (unsigned long long)st->cfg.mem_mb,
+                        (unsigned long long)st->cfg.mem_mb << 10);
+            else
+                fz_warn("seed '%s' crashes the target (signal %d); skipping it (reproduce: run "
+                        "the target on it by hand)",
+                        f->name, c.signal);
             if (!crashed++) {
                 first_crash = f->name;
                 first_sig = c.signal;
@@ -160,4 +187,5 @@ void fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
     if (st->queue.n_seen == 0 && !st->cfg.blind)
         fz_warn("no seed reached any instrumented code; is the target built with fz-cc, and "
                 "does it read the input (@@ or stdin)?");
+    return 0;
 }

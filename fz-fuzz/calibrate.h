@@ -41,10 +41,16 @@ typedef struct fz_calib {
  * list in st->exec.edges, and marks changing slots in st->exec.var_map. */
 void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *out);
 
-/* Calibrate every seed, add the good ones to the queue (saving them into
- * queue/ unless they already live there, i.e. when resuming), report seeds
- * that crash (skipped) and die on one that hangs or when none is usable;
- * then set the default timeout from the slowest seed. */
-void fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds);
+/* Calibrate every seed, add the good ones to the queue (in memory only),
+ * report seeds that crash (skipped) and die on one that hangs or when none
+ * is usable; then set the default timeout from the slowest seed.  Returns
+ * 0, or -1 when a stop signal arrived first.  Nothing is written to the
+ * output directory, so a seed error leaves no half-started campaign that
+ * a rerun with the same -o would have to resume. */
+int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds);
+
+/* Save the calibrated seeds into queue/ (not when resuming: they are
+ * already there).  Called once fz_calibrate_seeds has succeeded. */
+void fz_calibrate_save_seeds(fz_state_t *st);
 
 #endif

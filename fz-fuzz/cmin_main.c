@@ -122,12 +122,19 @@ static int trace_file(fz_fsrv_t *fs, cmin_set_t *set, cmin_file_t *f)
 }
 
 /* The afl-cmin selection over files already sorted smallest first.
- * Returns the number of distinct tuples. */
-static size_t select_files(cmin_set_t *set, uint32_t map_size)
+ * Returns the number of distinct tuples.  The tables are sized by the
+ * highest tuple any file reached, not by the map: a target may announce a
+ * map of megabytes (many modules, or AFL_MAP_SIZE) and use a corner of it,
+ * and 5 bytes per possible tuple of an 8 MiB map would be 320 MiB. */
+static size_t select_files(cmin_set_t *set)
 {
-    size_t n_slots = (size_t)map_size * 8;
-    uint32_t *best = malloc(n_slots * sizeof *best); /* file index + 1, 0 = none */
-    uint8_t *covered = calloc(n_slots, 1);
+    size_t n_slots = 0;
+    for (size_t i = 0; i < set->n; i++)
+        for (size_t k = 0; k < set->files[i].n_tuples; k++)
+            if (set->files[i].tuples[k] >= n_slots)
+                n_slots = (size_t)set->files[i].tuples[k] + 1;
+    uint32_t *best = malloc((n_slots ? n_slots : 1) * sizeof *best); /* file index + 1, 0 = none */
+    uint8_t *covered = calloc(n_slots ? n_slots : 1, 1);
     if (!best || !covered)
         fz_die("out of memory");
     memset(best, 0, n_slots * sizeof *best);
@@ -225,7 +232,7 @@ int main(int argc, char **argv)
         traced += trace_file(&fs, &set, &set.files[i]);
     if (!traced)
         fz_die("every input in '%s' crashed, hung or was unreadable; nothing to keep", in);
-    size_t tuples = select_files(&set, fs.map_size);
+    size_t tuples = select_files(&set);
     fz_fsrv_stop(&fs);
     copy_kept(&set, out);
 

@@ -20,13 +20,27 @@
 #include "fz-log.h"
 #include "mutators/chain.h"
 
+int fz_fuzz_found_crash(const fz_state_t *st)
+{
+    return st->cfg.until_crash && st->stats.saved_crashes > st->stats.crashes_at_start;
+}
+
 int fz_fuzz_should_stop(fz_state_t *st)
 {
-    if (*st->stop)
+    if (*st->stop || fz_fuzz_found_crash(st))
         return 1;
     if (st->cfg.max_execs && fz_state_execs(st) >= st->cfg.max_execs)
         return 1;
     return st->ui.time_up; /* -V, set by fz_status_tick when it reads the clock */
+}
+
+int fz_fuzz_min_poll(void *ctx)
+{
+    fz_state_t *st = ctx;
+    fz_status_tick(st);
+    /* Only a signal or -V cut a minimization short: -E budgets keep their
+     * exact, reproducible overshoot (the minimizer's own budget bounds it). */
+    return *st->stop || st->ui.time_up;
 }
 
 /* Shrink a new entry while it keeps the bits it adds (mask); *buf and
@@ -34,7 +48,11 @@ int fz_fuzz_should_stop(fz_state_t *st)
 static void minimize_entry(fz_state_t *st, const uint8_t **buf, uint32_t *len, const uint8_t *mask)
 {
     fz_exec_t *x = &st->exec;
-    fz_min_cfg_t mc = {.mode = FZ_MIN_COVERAGE, .want_bits = mask, .max_execs = FZ_ENTRY_MIN_EXECS};
+    fz_min_cfg_t mc = {.mode = FZ_MIN_COVERAGE,
+                       .want_bits = mask,
+                       .max_execs = FZ_ENTRY_MIN_EXECS,
+                       .poll = fz_fuzz_min_poll,
+                       .poll_ctx = st};
     fz_min_stats_t ms = {0};
     size_t out_len = *len;
     fz_min_result_t r = fz_minimize(&x->fs, &mc, *buf, *len, x->min_buf, &out_len, &ms);

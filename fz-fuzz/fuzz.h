@@ -34,8 +34,16 @@
  * origin for the file name.  Returns 1 if the queue grew. */
 int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op);
 
-/* Non-zero when the run must end: signal, -E or -V reached. */
+/* Non-zero with --until-crash once this run saved a crash. */
+int fz_fuzz_found_crash(const fz_state_t *st);
+
+/* Non-zero when the run must end: signal, -E or -V reached, or the first
+ * crash with --until-crash. */
 int fz_fuzz_should_stop(fz_state_t *st);
+
+/* The minimizer's poll (fz_min_cfg_t.poll, ctx = the state): ticks the
+ * status screen and asks to stop on a signal or when -V is up. */
+int fz_fuzz_min_poll(void *ctx);
 
 /* The main loop; returns when fz_fuzz_should_stop says so. */
 void fz_fuzz_loop(fz_state_t *st);

@@ -15,6 +15,7 @@
 #include "fz-config.h"
 #include "fz-fuzz/calibrate.h"
 #include "fz-fuzz/coverage.h"
+#include "fz-fuzz/dictfile.h"
 #include "fz-fuzz/fuzz.h"
 #include "fz-fuzz/replay.h"
 #include "fz-fuzz/state.h"
@@ -233,31 +234,48 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
         fz_files_load(&seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, 0);
     fz_dict_init(&st->dict);
     char err[512];
-    if (st->cfg.dict_file && fz_dict_load(&st->dict, st->cfg.dict_file, err, sizeof(err)) < 0)
-        fz_die("%s", err);
+    for (int i = 0; i < st->cfg.n_dicts; i++)
+        if (fz_dictfile_load(&st->dict, st->cfg.dict_files[i], err, sizeof(err)) < 0)
+            fz_die("%s", err);
+    if (st->cfg.n_dicts)
+        fz_info("dictionary: %zu tokens from %d -x option(s)", st->dict.count, st->cfg.n_dicts);
     setup_exec(st);
     load_inputs(st, &seeds);
     st->stats.start_ms = fz_now_ms();
     if (!st->cfg.seed_given)
         st->cfg.seed = pick_seed();
     fz_rng_seed(&st->rng, st->cfg.seed);
+    fz_queue_init(&st->queue, st->exec.map_size);
+    fz_status_init(st);
+    /* Nothing is written until every seed has passed: a seed that hangs
+     * (or all crashing) must not leave a campaign that a rerun with the
+     * same -o is refused for. */
+    if (fz_calibrate_seeds(st, &seeds) < 0) {
+        fz_status_restore(st);
+        printf("fz-fuzz: stopped by a signal while checking the seeds; nothing was written to "
+               "%s\n",
+               st->out.dir);
+        return FZ_EXIT_OK;
+    }
+    fz_calibrate_save_seeds(st);
     write_setup_files(st);
     if (st->out.resumed)
         fz_stats_plot_resume(st);
-    fz_queue_init(&st->queue, st->exec.map_size);
-    fz_status_init(st);
-    fz_calibrate_seeds(st, &seeds);
+    st->ui.files_ready = 1;
     if (st->out.resumed)
         fz_resume_known_crashes(st);
     fz_files_free(&seeds);
     uint64_t crashes_before = st->stats.saved_crashes;
+    st->stats.crashes_at_start = crashes_before;
     fz_stats_write(st);
     fz_stats_plot(st);
     fz_sync_init(st); /* -M / -S only; the first sync is the loop's first step */
 
     fz_fuzz_loop(st);
 
-    fz_status_final(st, stop_requested ? "stopped by a signal" : "done");
+    fz_status_final(st, stop_requested            ? "stopped by a signal"
+                        : fz_fuzz_found_crash(st) ? "stopped at the first crash (--until-crash)"
+                                                  : "done");
     int found = st->stats.saved_crashes > crashes_before;
     if (found)
         printf("fz-fuzz: %llu crash(es) saved in %s/crashes (see README.txt there to "

@@ -22,6 +22,8 @@ static int check(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_t *buf, siz
     st->execs++;
     if (r == FZ_RUN_ERROR)
         return -1;
+    if (cfg->poll && cfg->poll(cfg->poll_ctx))
+        st->stopped = 1;
     if (cfg->mode == FZ_MIN_CRASH)
         return r == FZ_RUN_CRASH && (!cfg->crash_signal || fs->last_signal == cfg->crash_signal);
     if (r != FZ_RUN_OK)
@@ -71,11 +73,16 @@ fz_min_result_t fz_minimize(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_
             break;
         }
         fz_reduce_result(&r, ok);
+        if (st.stopped)
+            break;
     }
     st.hit_budget = cfg->max_execs && st.execs >= cfg->max_execs;
     size_t best_len;
     const uint8_t *best = fz_reduce_best(&r, &best_len);
-    if (res == FZ_MIN_OK && best_len < len && confirm(fs, cfg, best, best_len, &st) <= 0) {
+    /* A stop request skips the confirmation runs: best did show the
+     * property once, and the user is waiting. */
+    if (res == FZ_MIN_OK && best_len < len && !st.stopped &&
+        confirm(fs, cfg, best, best_len, &st) <= 0) {
         /* The reduced input stopped showing the property: fall back to
          * the original, the one input we saw with it at the start. */
         best = in;

@@ -23,6 +23,11 @@ typedef struct {
     int crash_signal;         /* FZ_MIN_CRASH: signal to keep; 0 = any crash */
     const uint8_t *want_bits; /* FZ_MIN_COVERAGE: fsrv map_size bytes of bucket bits */
     uint64_t max_execs;       /* budget; 0 = unlimited */
+    /* Called after every run when set (fz-fuzz: the status screen and the
+     * -V clock); a non-zero return ends the reduction at once with the
+     * best input so far, which has shown the property. */
+    int (*poll)(void *ctx);
+    void *poll_ctx;
 } fz_min_cfg_t;
 
 typedef struct {
@@ -31,6 +36,7 @@ typedef struct {
     size_t out_len; /* length after */
     int flaky;      /* some candidate or the final check did not reproduce */
     int hit_budget; /* stopped because max_execs ran out */
+    int stopped;    /* stopped because poll asked to */
 } fz_min_stats_t;
 
 typedef enum {

@@ -22,6 +22,7 @@ enum opt_kind {
     OPT_U32,  /* uint32_t, decimal */
     OPT_U64,  /* uint64_t, decimal */
     OPT_FLAG, /* int set to 1, no argument */
+    OPT_LIST, /* -x: appended to dict_files */
     OPT_NAME, /* -M/-S: instance name plus is_main */
     OPT_HELP, /* -h */
 };
@@ -46,13 +47,16 @@ static const struct opt opt_table[] = {
     {"-E", "N", OPT_U64, AT(max_execs), "stop after N executions of the target"},
     {"-s", "SEED", OPT_U64, AT(seed),
      "seed of the random generator (same seed, same -E: same queue)"},
-    {"-x", "FILE", OPT_STR, AT(dict_file), "dictionary in AFL's format"},
+    {"-x", "FILE", OPT_LIST, AT(dict_files),
+     "dictionary in AFL's format, or a directory of token files; repeatable (merged)"},
     {"-M", "NAME", OPT_NAME, AT(name),
      "main instance NAME of a parallel run in one -o (syncs with all)"},
     {"-S", "NAME", OPT_NAME, AT(name), "secondary instance NAME (syncs from the main; havoc only)"},
     {"-f", "FILE", OPT_STR, AT(input_file), "write each input to FILE (instead of a private file)"},
     {"-q", NULL, OPT_FLAG, AT(quiet), "no status screen: one log line every few seconds"},
     {"-n", NULL, OPT_FLAG, AT(blind), "blind mode: target not built with fz-cc / afl-cc"},
+    {"--until-crash", NULL, OPT_FLAG, AT(until_crash),
+     "stop at the first crash saved (exit 3), e.g. with -V as a CI gate"},
     {"--replay", "DIR", OPT_STR, AT(replay_dir),
      "run every file in DIR once; exit 3 if one crashes, 4 if one hangs"},
     {"-h", NULL, OPT_HELP, 0, "this help"},
@@ -120,6 +124,14 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         return FZ_OPTIONS_OK;
     case OPT_FLAG:
         *(int *)(base + o->off) = 1;
+        return FZ_OPTIONS_OK;
+    case OPT_LIST:
+        if (!val[0])
+            return bad(err, errlen, "%s needs a non-empty %s", o->flag, o->arg);
+        if (cfg->n_dicts == FZ_MAX_DICTS)
+            return bad(err, errlen, "more than %d %s options; merge some dictionaries",
+                       FZ_MAX_DICTS, o->flag);
+        cfg->dict_files[cfg->n_dicts++] = val;
         return FZ_OPTIONS_OK;
     case OPT_NAME:
         if (strspn(val, FZ_NAME_CHARS) != strlen(val) || val[0] == '.' || !val[0])
@@ -205,6 +217,7 @@ int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t err
     cfg->quiet = fz_env_flag("FZ_NO_UI", "AFL_NO_UI");
     cfg->resume = fz_env_flag("FZ_AUTORESUME", "AFL_AUTORESUME");
     cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
+    cfg->until_crash = fz_env_flag("FZ_BENCH_UNTIL_CRASH", "AFL_BENCH_UNTIL_CRASH");
     err[0] = 0;
     if (sync_interval(cfg, err, errlen) != FZ_OPTIONS_OK ||
         hang_timeout(cfg, err, errlen) != FZ_OPTIONS_OK)
@@ -260,6 +273,12 @@ void fz_options_usage(void *fp, const char *prog)
             "  FZ_AUTORESUME=1   resume a campaign found in -o instead of refusing it\n"
             "  FZ_NO_UI=1        same as -q\n"
             "  FZ_DEBUG_CHILD=1  let the target's stdout and stderr through\n"
+            "  FZ_BENCH_UNTIL_CRASH=1\n"
+            "                    same as --until-crash\n"
+            "  FZ_NO_AFFINITY=1  do not bind fz-fuzz and the target to a free CPU\n"
+            "  FZ_NO_DIRECT=1    persistent targets built with fz-cc: use AFL++'s\n"
+            "                    SIGSTOP protocol instead of the faster direct mode\n"
+            "                    (fz's own: no AFL_ form)\n"
             "  FZ_HANG_TMOUT=MS  timeout of the run that confirms a hang before it is\n"
             "                    saved (default 1000, or -t when that is longer)\n"
             "  FZ_SYNC_SECS=N    -M/-S: seconds between syncs (default %d; the main\n"

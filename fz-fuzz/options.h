@@ -14,28 +14,34 @@
  * so no '/', ',' or ':'. */
 #define FZ_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
 
+/* Most -x options one run takes (AFL++ allows 4; more is cheap). */
+#define FZ_MAX_DICTS 16
+
 /* Everything the user chose.  Read-only once fz_options_parse() returns. */
 typedef struct fz_cfg {
-    const char *in_dir;     /* -i: seed directory; "-" means resume */
-    const char *out_root;   /* -o: output directory (holds one dir per instance) */
-    const char *name;       /* -M/-S: instance name, "default" otherwise */
-    int is_main;            /* -M given */
-    int is_secondary;       /* -S given (neither: a lone instance that never syncs) */
-    uint32_t sync_secs;     /* FZ_SYNC_SECS (or AFL_SYNC_TIME x 60): seconds between syncs */
-    uint32_t timeout_ms;    /* -t: per-run timeout; 0 = from calibration */
-    uint32_t hang_ms;       /* FZ_HANG_TMOUT / AFL_HANG_TMOUT: a hang is confirmed with
-                               this timeout; 0 = FZ_HANG_CONFIRM_MS or the timeout */
-    uint64_t mem_mb;        /* -m: target memory limit; 0 = none */
-    uint64_t max_secs;      /* -V: stop after this many seconds; 0 = never */
-    uint64_t max_execs;     /* -E: stop after this many executions; 0 = never */
-    uint64_t seed;          /* -s: RNG seed */
-    int seed_given;         /* -s given: the run must be reproducible */
-    const char *dict_file;  /* -x: AFL-format dictionary */
+    const char *in_dir;   /* -i: seed directory; "-" means resume */
+    const char *out_root; /* -o: output directory (holds one dir per instance) */
+    const char *name;     /* -M/-S: instance name, "default" otherwise */
+    int is_main;          /* -M given */
+    int is_secondary;     /* -S given (neither: a lone instance that never syncs) */
+    uint32_t sync_secs;   /* FZ_SYNC_SECS (or AFL_SYNC_TIME x 60): seconds between syncs */
+    uint32_t timeout_ms;  /* -t: per-run timeout; 0 = from calibration */
+    uint32_t hang_ms;     /* FZ_HANG_TMOUT / AFL_HANG_TMOUT: a hang is confirmed with
+                             this timeout; 0 = FZ_HANG_CONFIRM_MS or the timeout */
+    uint64_t mem_mb;      /* -m: target memory limit; 0 = none */
+    uint64_t max_secs;    /* -V: stop after this many seconds; 0 = never */
+    uint64_t max_execs;   /* -E: stop after this many executions; 0 = never */
+    uint64_t seed;        /* -s: RNG seed */
+    int seed_given;       /* -s given: the run must be reproducible */
+    const char *dict_files[FZ_MAX_DICTS]; /* -x (repeatable): dictionaries, merged */
+    int n_dicts;
     const char *input_file; /* -f: where the input is written for the target */
     int quiet;              /* -q (or FZ_NO_UI / AFL_NO_UI): no status screen */
     int blind;              /* -n: target has no instrumentation */
     int resume;             /* -i - or FZ_AUTORESUME / AFL_AUTORESUME */
     int debug_child;        /* FZ_DEBUG_CHILD / AFL_DEBUG_CHILD: keep target output */
+    int until_crash;        /* --until-crash, FZ_BENCH_UNTIL_CRASH / AFL_BENCH_UNTIL_CRASH:
+                               stop at the first crash saved */
     const char *replay_dir; /* --replay DIR: run each file once and report */
     char **target_argv;     /* the target and its arguments (NULL-terminated) */
     int target_argc;

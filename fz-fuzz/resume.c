@@ -23,6 +23,7 @@ int fz_resume_parse_stats(const char *text, fz_stats_t *s)
         {"cycles_done", offsetof(fz_stats_t, prev_cycles)},
         {"total_crashes", offsetof(fz_stats_t, prev_total_crashes)},
         {"total_hangs", offsetof(fz_stats_t, prev_total_hangs)},
+        {"flaky_crashes", offsetof(fz_stats_t, prev_flaky_crashes)},
     };
     int found = 0;
     for (const char *line = text; line && *line; line = strchr(line, '\n'), line += !!line) {

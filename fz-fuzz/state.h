@@ -40,7 +40,9 @@ typedef struct fz_exec {
 /* The live screen / periodic log line. */
 typedef struct fz_ui {
     int tty;             /* stdout is a terminal and -q was not given */
+    int files_ready;     /* the campaign's files may be written (after the seeds) */
     uint64_t next_check; /* execs count at which to look at the clock again */
+    uint64_t last_check_execs, last_check_ms; /* the last clock reading */
     uint64_t last_draw_ms;
     uint64_t last_log_ms;
     uint64_t last_execs; /* for the recent execs/s */

@@ -37,6 +37,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "cycles_wo_finds   : %llu\n"
         "execs_done        : %llu\n"
         "execs_per_sec     : %0.02f\n"
+        "execs_ps_last_min : %0.02f\n"
         "corpus_count      : %u\n"
         "corpus_favored    : %u\n"
         "corpus_found      : %u\n"
@@ -57,14 +58,21 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "exec_timeout      : %u\n"
         "slowest_exec_ms   : %u\n"
         "peak_rss_mb       : %lu\n"
+        "cpu_affinity      : %d\n"
         "edges_found       : %u\n"
         "total_edges       : %u\n"
         "var_byte_count    : %u\n"
+        "havoc_expansion   : %u\n"
+        "auto_dict_entries : %u\n"
+        "testcache_size    : %llu\n"
+        "testcache_count   : %u\n"
+        "testcache_evict   : %u\n"
         "execs_per_fork    : %0.02f\n"
         "calibration_execs : %llu\n"
         "minimize_execs    : %llu\n"
         "total_crashes     : %llu\n"
         "total_hangs       : %llu\n"
+        "flaky_crashes     : %llu\n"
         "rng_seed          : %llu\n"
         "sync_execs        : %llu\n"
         "afl_banner        : %s\n"
@@ -76,15 +84,18 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         (unsigned long long)r->start_time, (unsigned long long)r->last_update,
         (unsigned long long)r->run_time, r->fuzzer_pid, (unsigned long long)r->cycles_done,
         (unsigned long long)r->cycles_wo_finds, (unsigned long long)r->execs_done, r->execs_per_sec,
-        r->corpus_count, r->corpus_favored, r->corpus_found, r->corpus_imported, r->corpus_variable,
-        r->max_depth, r->cur_item, r->pending_favs, r->pending_total, r->stability, r->bitmap_cvg,
-        (unsigned long long)r->saved_crashes, (unsigned long long)r->saved_hangs,
-        (unsigned long long)r->last_find, (unsigned long long)r->last_crash,
-        (unsigned long long)r->last_hang, (unsigned long long)r->execs_since_crash, r->exec_timeout,
-        r->slowest_exec_ms, r->peak_rss_mb, r->edges_found, r->total_edges, r->var_byte_count,
-        r->execs_per_fork, (unsigned long long)r->calibration_execs,
-        (unsigned long long)r->minimization_execs, (unsigned long long)r->total_crashes,
-        (unsigned long long)r->total_hangs, (unsigned long long)r->seed,
+        r->execs_ps_last_min, r->corpus_count, r->corpus_favored, r->corpus_found,
+        r->corpus_imported, r->corpus_variable, r->max_depth, r->cur_item, r->pending_favs,
+        r->pending_total, r->stability, r->bitmap_cvg, (unsigned long long)r->saved_crashes,
+        (unsigned long long)r->saved_hangs, (unsigned long long)r->last_find,
+        (unsigned long long)r->last_crash, (unsigned long long)r->last_hang,
+        (unsigned long long)r->execs_since_crash, r->exec_timeout, r->slowest_exec_ms,
+        r->peak_rss_mb, r->cpu_affinity, r->edges_found, r->total_edges, r->var_byte_count,
+        r->havoc_expansion, r->auto_dict_entries, (unsigned long long)r->testcache_size,
+        r->testcache_count, r->testcache_evict, r->execs_per_fork,
+        (unsigned long long)r->calibration_execs, (unsigned long long)r->minimization_execs,
+        (unsigned long long)r->total_crashes, (unsigned long long)r->total_hangs,
+        (unsigned long long)r->flaky_crashes, (unsigned long long)r->seed,
         (unsigned long long)r->sync_execs, r->afl_banner ? r->afl_banner : "", FZ_VERSION,
         r->target_mode ? r->target_mode : "default", r->fsrv_protocol ? r->fsrv_protocol : "v1",
         r->target_warnings && *r->target_warnings ? r->target_warnings : "none",
@@ -127,6 +138,7 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     uint64_t session_execs = fz_state_execs(st);
     r->execs_done = s->prev_execs + session_execs;
     r->execs_per_sec = now > s->start_ms ? session_execs * 1000.0 / (now - s->start_ms) : 0;
+    r->execs_ps_last_min = fz_stats_rate_last_min(s, now, session_execs);
     r->corpus_count = st->queue.n;
     r->corpus_favored = st->queue.n_favored;
     r->corpus_found = s->corpus_found;
@@ -140,6 +152,14 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->edges_found = x->virgin ? (uint32_t)fz_cov_count_found(x->virgin, x->map_size) : 0;
     r->total_edges = x->map_size;
     r->var_byte_count = s->var_bytes;
+    r->cpu_affinity = x->fs.bound_cpu;
+    r->havoc_expansion = 0;
+    r->auto_dict_entries = 0;
+    /* fz keeps every queue input in memory and never evicts one. */
+    for (uint32_t i = 0; i < st->queue.n; i++)
+        r->testcache_size += st->queue.e[i]->len;
+    r->testcache_count = st->queue.n;
+    r->testcache_evict = 0;
     /* AFL++'s definitions: the share of seen slots that never varied, and
      * of map slots seen at all. */
     uint32_t var = r->var_byte_count < r->edges_found ? r->var_byte_count : r->edges_found;
@@ -169,6 +189,7 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->minimization_execs = s->min_execs;
     r->total_crashes = s->prev_total_crashes + s->total_crashes;
     r->total_hangs = s->prev_total_hangs + s->total_hangs;
+    r->flaky_crashes = s->prev_flaky_crashes + s->flaky_crashes;
     r->seed = st->cfg.seed;
     r->sync_execs = st->sync.execs;
     r->target_warnings = st->diag.summary;
@@ -228,6 +249,32 @@ void fz_stats_plot_resume(fz_state_t *st)
     while ((r = fread(buf, 1, sizeof(buf), f)) > 0)
         plot_append(&st->stats, buf, r);
     fclose(f);
+}
+
+void fz_stats_rate_sample(fz_stats_t *s, uint64_t now_ms, uint64_t execs)
+{
+    s->rate_ms[s->rate_head] = now_ms;
+    s->rate_execs[s->rate_head] = execs;
+    s->rate_head = (s->rate_head + 1) % FZ_STATS_RATE_SLOTS;
+    if (s->rate_n < FZ_STATS_RATE_SLOTS)
+        s->rate_n++;
+}
+
+double fz_stats_rate_last_min(const fz_stats_t *s, uint64_t now_ms, uint64_t execs)
+{
+    uint64_t from_ms = s->start_ms, from_execs = 0;
+    /* Oldest first: the first sample inside the window is the base. */
+    for (uint32_t k = 0; k < s->rate_n; k++) {
+        uint32_t i = (s->rate_head + FZ_STATS_RATE_SLOTS - s->rate_n + k) % FZ_STATS_RATE_SLOTS;
+        if (now_ms - s->rate_ms[i] <= FZ_STATS_RATE_WINDOW_MS) {
+            from_ms = s->rate_ms[i];
+            from_execs = s->rate_execs[i];
+            break;
+        }
+    }
+    if (now_ms <= from_ms || execs < from_execs)
+        return 0;
+    return (double)(execs - from_execs) * 1000.0 / (double)(now_ms - from_ms);
 }
 
 void fz_stats_free(fz_stats_t *s)

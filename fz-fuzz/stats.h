@@ -9,6 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Ring size of the execs-per-second samples: at most one per second, so
+ * 64 always reach back past the minute execs_ps_last_min averages over. */
+#define FZ_STATS_RATE_SLOTS 64
+#define FZ_STATS_RATE_WINDOW_MS 60000
+
 /* Counters fz-fuzz keeps while it runs (times in ms since the epoch). */
 typedef struct fz_stats {
     uint64_t start_ms;
@@ -17,6 +22,7 @@ typedef struct fz_stats {
     uint64_t calib_execs;      /* runs spent calibrating */
     uint64_t min_execs;        /* runs spent minimizing new entries and crashes */
     uint64_t saved_crashes;    /* unique crashes saved in crashes/ */
+    uint64_t crashes_at_start; /* saved_crashes after the seeds (resumed ones included) */
     uint64_t saved_hangs;      /* unique hangs saved in hangs/ */
     uint64_t total_crashes;    /* every crashing run */
     uint64_t total_hangs;      /* every run that timed out */
@@ -31,10 +37,17 @@ typedef struct fz_stats {
     uint64_t blind_hang_seen;  /* -n: a hang was saved */
     uint64_t last_plot_ms;     /* when plot_data last got a line */
     uint64_t last_stats_ms;    /* when fuzzer_stats was last written */
+    uint64_t flaky_crashes;    /* unique crashes that did not crash again when
+                                  minimized: saved as found, unminimized */
+    /* Samples of (time, session execs), one per second at most (status.c),
+     * for execs_ps_last_min: FZ_STATS_RATE_SLOTS cover more than a minute. */
+    uint64_t rate_ms[FZ_STATS_RATE_SLOTS], rate_execs[FZ_STATS_RATE_SLOTS];
+    uint32_t rate_head, rate_n;
     /* Totals of the campaign this run resumed (resume.c), 0 otherwise:
      * added to this session's for execs_done, run_time, cycles_done,
-     * total_crashes and total_hangs. */
+     * total_crashes, total_hangs and flaky_crashes. */
     uint64_t prev_execs, prev_run_time, prev_cycles, prev_total_crashes, prev_total_hangs;
+    uint64_t prev_flaky_crashes;
     char *plot;                /* plot_data so far (rewritten whole, atomically) */
     size_t plot_len, plot_cap;
 } fz_stats_t;
@@ -45,7 +58,7 @@ typedef struct fz_stats_report {
     uint64_t start_time, last_update, run_time; /* seconds */
     int fuzzer_pid;
     uint64_t cycles_done, cycles_wo_finds, execs_done;
-    double execs_per_sec;
+    double execs_per_sec, execs_ps_last_min;
     uint32_t corpus_count, corpus_favored, corpus_found, corpus_imported, corpus_variable;
     uint32_t max_depth, cur_item, pending_favs, pending_total;
     double stability, bitmap_cvg; /* percent */
@@ -54,12 +67,19 @@ typedef struct fz_stats_report {
     uint64_t execs_since_crash;
     uint32_t exec_timeout, slowest_exec_ms;
     unsigned long peak_rss_mb;
+    int cpu_affinity; /* the CPU fz-fuzz and the target are bound to, -1 none */
     uint32_t edges_found, total_edges, var_byte_count;
+    uint32_t havoc_expansion;   /* 0: fz's havoc never grows its stack (AFL++'s expand_havoc) */
+    uint32_t auto_dict_entries; /* tokens collected from the target: fz collects none yet */
+    uint64_t testcache_size;    /* bytes of queue inputs held in memory (fz keeps them all) */
+    uint32_t testcache_count, testcache_evict;
     const char *afl_banner, *target_mode, *command_line;
     const char *fsrv_protocol; /* fz extra: "v1 direct", "v1", "legacy" or "blind" */
     /* fz extras (afl-whatsup ignores unknown keys). */
     double execs_per_fork;
     uint64_t calibration_execs, minimization_execs, total_crashes, total_hangs;
+    uint64_t flaky_crashes; /* saved unminimized: they did not crash again at once
+                               (the whole campaign's, across resumes) */
     uint64_t seed;
     uint64_t sync_execs;         /* target runs spent on other instances' files (sync.c) */
     const char *target_warnings; /* diag.h's short form; "" or NULL: "none" */
@@ -94,5 +114,12 @@ void fz_stats_plot(struct fz_state *st);
 void fz_stats_plot_resume(struct fz_state *st);
 
 void fz_stats_free(fz_stats_t *s);
+
+/* Record that `execs` runs had been done this session at time now_ms (at
+ * most one sample per second is useful); and the run rate over the last
+ * FZ_STATS_RATE_WINDOW_MS: from the oldest sample inside that window (or
+ * the session start, execs 0, when there is none) to now. */
+void fz_stats_rate_sample(fz_stats_t *s, uint64_t now_ms, uint64_t execs);
+double fz_stats_rate_last_min(const fz_stats_t *s, uint64_t now_ms, uint64_t execs);
 
 #endif

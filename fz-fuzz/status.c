@@ -1,7 +1,8 @@
 /*
  * status.c - the live screen, the periodic log line, and the timed writes of
- * fuzzer_stats and plot_data.  Everything here runs once per
- * FZ_STATUS_CHECK_EXECS runs at most, so it costs the loop nothing.
+ * fuzzer_stats and plot_data.  Everything past the first compare in
+ * fz_status_tick runs about every FZ_STATUS_CHECK_MS, so it costs the loop
+ * nothing.
  */
 #include "status.h"
 
@@ -15,7 +16,9 @@
 void fz_status_init(fz_state_t *st)
 {
     st->ui.tty = !st->cfg.quiet && isatty(STDOUT_FILENO);
-    st->ui.next_check = FZ_STATUS_CHECK_EXECS;
+    st->ui.next_check = fz_state_execs(st) + 1; /* the first run measures the speed */
+    st->ui.last_check_execs = fz_state_execs(st);
+    st->ui.last_check_ms = st->stats.start_ms;
     st->ui.last_rate_ms = st->stats.start_ms;
     st->ui.last_log_ms = st->stats.start_ms;
     if (st->ui.tty)
@@ -46,7 +49,7 @@ static void draw(fz_state_t *st, const fz_stats_report_t *r, uint64_t now)
            "  corpus     %u entries, %u favored, %u pending\033[K\n"
            "  coverage   %u edges, %.2f%% of the map  (stability %.2f%%)\033[K\n"
            "  cycles     %llu done  (%llu without finds)\033[K\n"
-           "  crashes    %llu saved  (%llu total runs crashed)\033[K\n"
+           "  crashes    %llu saved  (%llu total runs crashed, %llu flaky)\033[K\n"
            "  hangs      %llu saved  (timeout %u ms)\033[K\n"
            "  last find  %s\033[K\n"
            "  last crash %s\033[K\n"
@@ -57,8 +60,8 @@ static void draw(fz_state_t *st, const fz_stats_report_t *r, uint64_t now)
            r->corpus_favored, r->pending_total, r->edges_found, r->bitmap_cvg, r->stability,
            (unsigned long long)r->cycles_done, (unsigned long long)r->cycles_wo_finds,
            (unsigned long long)r->saved_crashes, (unsigned long long)r->total_crashes,
-           (unsigned long long)r->saved_hangs, r->exec_timeout, find, crash, r->cur_item,
-           r->corpus_count);
+           (unsigned long long)r->flaky_crashes, (unsigned long long)r->saved_hangs,
+           r->exec_timeout, find, crash, r->cur_item, r->corpus_count);
     if (st->sync.enabled)
         printf("  sync       %u imported from other instances, %llu runs on their files\033[K\n",
                r->corpus_imported, (unsigned long long)r->sync_execs);
@@ -83,25 +86,40 @@ void fz_status_line(fz_state_t *st)
     fflush(stdout);
 }
 
+uint64_t fz_status_interval(uint64_t execs, uint64_t ms)
+{
+    if (!ms) /* under a millisecond: at least 1000 runs/s */
+        ms = 1;
+    uint64_t n = execs * FZ_STATUS_CHECK_MS / ms;
+    if (n < 1)
+        return 1;
+    return n > FZ_STATUS_CHECK_EXECS_MAX ? FZ_STATUS_CHECK_EXECS_MAX : n;
+}
+
 void fz_status_tick(fz_state_t *st)
 {
     uint64_t execs = fz_state_execs(st);
-    if (execs < st->ui.next_check)
+    if (execs < st->ui.next_check && st->exec.fs.last_exec_us < FZ_STATUS_SLOW_RUN_US)
         return;
-    st->ui.next_check = execs + FZ_STATUS_CHECK_EXECS;
-    fz_diag_poll(st);
-    uint64_t now = fz_now_ms();
     fz_ui_t *ui = &st->ui;
+    uint64_t now = fz_now_ms();
+    ui->next_check =
+        execs + fz_status_interval(execs - ui->last_check_execs, now - ui->last_check_ms);
+    ui->last_check_execs = execs;
+    ui->last_check_ms = now;
+    fz_diag_poll(st);
     if (st->cfg.max_secs && now - st->stats.start_ms >= st->cfg.max_secs * 1000)
         ui->time_up = 1;
     if (now - ui->last_rate_ms >= 1000) {
         ui->recent_eps = (execs - ui->last_execs) * 1000.0 / (now - ui->last_rate_ms);
+        fz_stats_rate_sample(&st->stats, now, execs);
         ui->last_execs = execs;
         ui->last_rate_ms = now;
     }
-    if (now - st->stats.last_stats_ms >= FZ_STATUS_STATS_MS)
+    /* Before the seeds have passed nothing may be written (calibrate.h). */
+    if (ui->files_ready && now - st->stats.last_stats_ms >= FZ_STATUS_STATS_MS)
         fz_stats_write(st);
-    if (now - st->stats.last_plot_ms >= FZ_STATUS_PLOT_MS)
+    if (ui->files_ready && now - st->stats.last_plot_ms >= FZ_STATUS_PLOT_MS)
         fz_stats_plot(st);
     if (ui->tty && now - ui->last_draw_ms >= FZ_STATUS_DRAW_MS) {
         fz_stats_report_t r;
@@ -114,6 +132,15 @@ void fz_status_tick(fz_state_t *st)
     }
 }
 
+void fz_status_restore(fz_state_t *st)
+{
+    if (!st->ui.tty)
+        return;
+    fputs("\033[?25h\n", stdout); /* show the cursor again */
+    fflush(stdout);
+    st->ui.tty = 0;
+}
+
 void fz_status_final(fz_state_t *st, const char *why)
 {
     fz_diag_poll(st);
@@ -123,8 +150,7 @@ void fz_status_final(fz_state_t *st, const char *why)
         fz_stats_report_t r;
         fz_stats_collect(st, &r);
         draw(st, &r, fz_now_ms());
-        fputs("\033[?25h\n", stdout); /* show the cursor again */
-        fflush(stdout);
+        fz_status_restore(st);
     }
     fz_diag_final(st);
     printf("fz-fuzz: %s. ", why);

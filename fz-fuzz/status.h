@@ -9,10 +9,16 @@
 
 #include "fz-fuzz/state.h"
 
-/* The clock is read once per this many runs: at thousands of runs per
- * second that is still many checks per second, and it keeps the per-run
- * cost to one compare. */
-#define FZ_STATUS_CHECK_EXECS 64
+/* The clock is read about every FZ_STATUS_CHECK_MS: the number of runs
+ * until the next reading is re-estimated from the speed at each reading
+ * (fz_status_interval), so a fast target pays one compare per run and a
+ * slow one is still looked at several times a second.  A run that alone
+ * took FZ_STATUS_SLOW_RUN_US or more triggers a reading at once, so a
+ * target that turns slow (deep inputs, minimization of a slow crash) does
+ * not freeze the screen or overshoot -V by a whole interval. */
+#define FZ_STATUS_CHECK_MS 50
+#define FZ_STATUS_CHECK_EXECS_MAX 4096
+#define FZ_STATUS_SLOW_RUN_US 20000
 
 #define FZ_STATUS_DRAW_MS 250   /* screen refresh: 4 per second */
 #define FZ_STATUS_LOG_MS 5000   /* one log line per 5 s without a screen */
@@ -22,12 +28,24 @@
 /* Set up the screen (or not) for this run. */
 void fz_status_init(fz_state_t *st);
 
-/* Called after every run; cheap unless FZ_STATUS_CHECK_EXECS runs passed. */
+/* Called after every run (fuzzing, calibration, minimization); cheap
+ * unless the interval ran out or the run was slow.  Before
+ * st->ui.files_ready it only draws: the seeds are still being checked and
+ * nothing may be written to the output directory yet. */
 void fz_status_tick(fz_state_t *st);
+
+/* Runs until the next clock reading, given that the last `execs` runs took
+ * `ms` milliseconds: about FZ_STATUS_CHECK_MS worth, at least 1 and at most
+ * FZ_STATUS_CHECK_EXECS_MAX. */
+uint64_t fz_status_interval(uint64_t execs, uint64_t ms);
 
 /* Draw or log now, write the stats files, restore the terminal.  why says
  * why the run ended ("done", "interrupted", ...). */
 void fz_status_final(fz_state_t *st, const char *why);
+
+/* Give the terminal back (cursor shown) when the run ends without
+ * fz_status_final; nothing more is drawn afterwards. */
+void fz_status_restore(fz_state_t *st);
 
 /* A one-line log message that does not fight the live screen. */
 void fz_status_line(fz_state_t *st);

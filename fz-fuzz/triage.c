@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fz-fuzz/coverage.h"
+#include "fz-fuzz/fuzz.h"
 #include "fz-fuzz/minimize.h"
 #include "fz-fuzz/sync.h"
 #include "fz-log.h"
@@ -48,9 +49,16 @@ static void target_cmd(const fz_state_t *st, const char *repl, char *out, size_t
 
 static void write_readme(fz_state_t *st)
 {
-    char text[4096], by_hand[1024], raw[1024];
+    char text[4096], by_hand[1024], raw[1024], limited[1200];
     target_cmd(st, "CRASH_FILE", by_hand, sizeof(by_hand));
     target_cmd(st, NULL, raw, sizeof(raw));
+    if (st->cfg.mem_mb) {
+        /* Under -m a crash can be the memory limit itself (a failed
+         * malloc): by hand it only reproduces with the same limit. */
+        snprintf(limited, sizeof(limited), "(ulimit -v %llu; %s)",
+                 (unsigned long long)st->cfg.mem_mb << 10, by_hand);
+        snprintf(by_hand, sizeof(by_hand), "%.1000s", limited);
+    }
     int n = snprintf(text, sizeof(text),
                      "Crashes found by fz-fuzz for:\n\n    %s\n\n"
                      "Each file here made the target die of a signal (the sig:NN part of its\n"
@@ -60,7 +68,11 @@ static void write_readme(fz_state_t *st)
                      "    fz-fuzz --replay %s/crashes -- %s\n\n"
                      "which exits 3 while any of them still crashes.  The other parts of a\n"
                      "name: src: the queue entry it was mutated from, time: ms since the start,\n"
-                     "execs: target runs so far, op: the mutation stage.\n",
+                     "execs: target runs so far, op: the mutation stage.\n\n"
+                     "A crash that did not happen again when fz-fuzz reran it (flaky: timing,\n"
+                     "state kept between runs, uninitialized memory) is saved as found, not\n"
+                     "minimized; fuzzer_stats counts them in flaky_crashes.  It may take\n"
+                     "several runs by hand to reproduce.\n",
                      st->command_line ? st->command_line : raw, by_hand, st->out.dir, raw);
     if (n >= (int)sizeof(text))
         n = sizeof(text) - 1;
@@ -76,7 +88,11 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     if (!is_unique(st, x->virgin_crash, &st->stats.blind_crash_sigs, sig))
         return 0;
 
-    fz_min_cfg_t mc = {.mode = FZ_MIN_CRASH, .crash_signal = sig, .max_execs = FZ_CRASH_MIN_EXECS};
+    fz_min_cfg_t mc = {.mode = FZ_MIN_CRASH,
+                       .crash_signal = sig,
+                       .max_execs = FZ_CRASH_MIN_EXECS,
+                       .poll = fz_fuzz_min_poll,
+                       .poll_ctx = st};
     fz_min_stats_t ms = {0};
     size_t out_len = len;
     const uint8_t *save = buf;
@@ -84,10 +100,19 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     st->stats.min_execs += ms.execs;
     if (r == FZ_MIN_ERROR)
         fz_die("the target stopped answering while minimizing a crash: %s", x->fs.errmsg);
-    if (r == FZ_MIN_OK)
+    if (r == FZ_MIN_OK) {
         save = x->min_buf;
-    else
-        out_len = len; /* flaky: keep the input exactly as it crashed */
+    } else {
+        /* It did not crash again when rerun: a flaky crash (timing, state
+         * kept across runs, uninitialized memory).  As afl-fuzz does, save
+         * the exact bytes that crashed, unminimized, and say so: it may
+         * take several runs by hand to reproduce. */
+        out_len = len;
+        st->stats.flaky_crashes++;
+        fz_warn("a crash (signal %d) did not happen again when rerun; saved unminimized as "
+                "crashes/id:%06u (flaky: it may need several runs to reproduce)",
+                sig, st->next_crash_id);
+    }
 
     char name[256];
     fz_sync_find_name(st, name, sizeof(name), st->next_crash_id++, sig, src, op, 0);

@@ -1,18 +1,16 @@
 /*
- * dict.c - dictionary tokens: the in-memory set and the AFL-format loader.
+ * dict.c - dictionary tokens: the in-memory set and the AFL-format parser.
  *
- * The loader is the one place in mutators/ that touches files.  It reports
+ * The parser works on a buffer (reading files and directories is
+ * fz-fuzz/dictfile.c's job, so mutators/ stays free of I/O).  It reports
  * every problem as a one-line message in the caller's buffer, in the
  * "file:line: what is wrong; how to fix it" shape compilers use, so fz-fuzz
  * can print it with fz_die and the user can jump to the line.
  */
-#include <dirent.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "mutators/dict.h"
 
@@ -178,87 +176,39 @@ static int parse_line(const where_t *w, const char *s, long max_level, uint8_t *
     return level <= max_level;
 }
 
-static int load_file(fz_dict_t *d, const char *path, long level, char *err, size_t errlen)
+int fz_dict_parse(fz_dict_t *d, const char *buf, size_t len, const char *name, long level,
+                  char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return fail(err, errlen, "cannot read dictionary '%s': %s; check the -x path", path,
-                    strerror(errno));
-    where_t w = {path, 0, err, errlen};
-    char *line = NULL;
-    size_t cap = 0;
+    /* One NUL-terminated copy, cut into lines in place: parse_line works on
+     * C strings, and the caller's buffer stays untouched. */
+    char *text = malloc(len + 1);
+    if (!text)
+        return fail(err, errlen, "%s: out of memory", name);
+    memcpy(text, buf, len);
+    text[len] = 0;
+    where_t w = {name, 0, err, errlen};
     int added = 0, rc = 0;
-    while (getline(&line, &cap, f) >= 0) {
+    for (char *line = text; line < text + len;) {
+        char *nl = memchr(line, '\n', (size_t)(text + len - line));
+        if (nl)
+            *nl = 0;
         uint8_t tok[FZ_DICT_TOKEN_MAX];
-        size_t len = 0;
+        size_t n = 0;
         w.line++;
-        rc = parse_line(&w, line, level, tok, &len);
+        rc = parse_line(&w, line, level, tok, &n);
         if (rc < 0)
             break;
-        if (rc == 1 && fz_dict_add(d, tok, len) == 1)
+        if (rc == 1 && fz_dict_add(d, tok, n) == 1) {
             added++;
-        else if (rc == 1 && d->count == FZ_DICT_MAX_TOKENS) {
-            rc = fail(err, errlen, "%s:%u: more than %d tokens; use a smaller dictionary", path,
+        } else if (rc == 1 && d->count == FZ_DICT_MAX_TOKENS) {
+            rc = fail(err, errlen, "%s:%u: more than %d tokens; use a smaller dictionary", name,
                       w.line, FZ_DICT_MAX_TOKENS);
             break;
         }
-    }
-    free(line);
-    fclose(f);
-    return rc < 0 ? -1 : added;
-}
-
-/* AFL's other -x form: a directory whose files are one token each. */
-static int load_dir(fz_dict_t *d, const char *path, char *err, size_t errlen)
-{
-    DIR *dir = opendir(path);
-    if (!dir)
-        return fail(err, errlen, "cannot read dictionary directory '%s': %s", path,
-                    strerror(errno));
-    int added = 0, rc = 0;
-    struct dirent *e;
-    char file[4096 + 512];
-    while (rc == 0 && (e = readdir(dir))) {
-        struct stat st;
-        int fn = snprintf(file, sizeof(file), "%s/%.255s", path, e->d_name);
-        if (fn < 0 || fn >= (int)sizeof(file) || e->d_name[0] == '.' || stat(file, &st) != 0 ||
-            !S_ISREG(st.st_mode) || st.st_size == 0)
-            continue;
-        if (st.st_size > FZ_DICT_TOKEN_MAX) {
-            rc = fail(err, errlen, "%s: token file is %lld bytes, longer than %d; shorten it", file,
-                      (long long)st.st_size, FZ_DICT_TOKEN_MAX);
+        if (!nl)
             break;
-        }
-        uint8_t tok[FZ_DICT_TOKEN_MAX];
-        FILE *f = fopen(file, "rb");
-        size_t n = f ? fread(tok, 1, sizeof(tok), f) : 0;
-        if (f)
-            fclose(f);
-        if (!f || n != (size_t)st.st_size)
-            rc = fail(err, errlen, "cannot read dictionary token '%s'", file);
-        else if (fz_dict_add(d, tok, n) == 1)
-            added++;
+        line = nl + 1;
     }
-    closedir(dir);
+    free(text);
     return rc < 0 ? -1 : added;
-}
-
-int fz_dict_load(fz_dict_t *d, const char *path, char *err, size_t errlen)
-{
-    char name[4096];
-    long level = 0;
-    if (snprintf(name, sizeof(name), "%s", path) >= (int)sizeof(name))
-        return fail(err, errlen, "dictionary path is too long: %.64s...", path);
-    /* "file@N" sets the level, as with afl-fuzz -x; a file whose real name
-     * ends in @digits is still found, since the suffix is only stripped
-     * when the full name does not exist. */
-    char *at = strrchr(name, '@');
-    struct stat st;
-    if (at && at[1] && strspn(at + 1, "0123456789") == strlen(at + 1) && stat(name, &st) != 0) {
-        level = strtol(at + 1, NULL, 10);
-        *at = '\0';
-    }
-    if (stat(name, &st) == 0 && S_ISDIR(st.st_mode))
-        return load_dir(d, name, err, errlen);
-    return load_file(d, name, level, err, errlen);
 }

@@ -3,10 +3,11 @@
  * write over the input, so a fuzzer gets past magic values and keywords that
  * random bytes would take forever to guess.
  *
- * Tokens come from -x files in AFL's format (fz_dict_load) and from anything
- * else that collects them later (fz_dict_add).  The loader is the only part
- * of mutators/ that does I/O; it never prints and never exits: errors come
- * back as text ("file:line: what is wrong") for the caller to show.
+ * Tokens come from -x files in AFL's format (fz_dict_parse on the file's
+ * text; fz-fuzz/dictfile.h reads the files) and from anything else that
+ * collects them later (fz_dict_add).  Nothing here does I/O, prints or
+ * exits: errors come back as text ("file:line: what is wrong") for the
+ * caller to show.
  */
 #ifndef FZ_DICT_H
 #define FZ_DICT_H
@@ -45,25 +46,25 @@ void fz_dict_init(fz_dict_t *d);
 int fz_dict_add(fz_dict_t *d, const uint8_t *tok, size_t len);
 
 /*
- * Load tokens from an AFL-format dictionary file:
+ * Parse the text of an AFL-format dictionary (buf[0..len), need not end in
+ * a NUL or a newline) and add its tokens:
  *
  *     # comment
  *     name="value"          keyword name is free text, ignored
- *     name@3="value"        only loaded when the level is <= the level asked
+ *     name@3="value"        only loaded when the level is <= level
  *     "value"               bare value
  *     "\x00\xff\"\\"        \xNN, \" and \\ escapes; other bytes must be printable
  *
- * PATH may end in "@N" (as with afl-fuzz -x file@N) to set the level, 0 when
- * absent: an entry "name@L=..." loads only when L <= the level, entries
- * without "@L" always load (AFL's rule).  If PATH is a directory, each
- * regular file in it is one token (AFL's other -x form).
+ * An entry "name@L=..." loads only when L <= level; entries without "@L"
+ * always load (AFL's rule).  name is the file name errors start with.
  *
  * Returns the number of tokens added (duplicates are not counted), or -1 with
  * a one-line message in err ("dict.txt:12: unterminated string; close it with
  * a double quote") and the dictionary holding whatever was added before the
- * error.
+ * error.  err may be NULL.
  */
-int fz_dict_load(fz_dict_t *d, const char *path, char *err, size_t errlen);
+int fz_dict_parse(fz_dict_t *d, const char *buf, size_t len, const char *name, long level,
+                  char *err, size_t errlen);
 
 /* Release the tokens; the dictionary is empty and reusable afterwards. */
 void fz_dict_free(fz_dict_t *d);

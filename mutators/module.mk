@@ -1,5 +1,5 @@
-# mutators/module.mk - the mutation engine, a static library with no I/O
-# except the dictionary loader; plus its unit tests and benchmark.
+# mutators/module.mk - the mutation engine, a static library with no I/O;
+# plus its unit tests and benchmark.
 
 MUT_SRCS := mutators/rng.c mutators/dict.c mutators/mutate.c mutators/chain.c mutators/reduce.c
 MUT_OBJS := $(MUT_SRCS:%.c=$(OBJ)/%.o)
@@ -18,7 +18,11 @@ MUT_TESTS := $(OBJ)/tests/check_mutators $(OBJ)/tests/check_dict $(OBJ)/tests/ch
 $(MUT_TESTS): $(OBJ)/tests/check_%: tests/check_%.c $(MUT_SRCS) $(wildcard mutators/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Iinclude -I. $(MUT_TEST_FLAGS) $(CHECK_CFLAGS) \
-		$< $(MUT_SRCS) -o $@ $(CHECK_LIBS)
+		$< $(MUT_SRCS) $(filter %.c,$(filter-out $<,$(filter fz-fuzz/%,$^))) -o $@ $(CHECK_LIBS)
+
+# check_dict also covers reading -x files (fz-fuzz/dictfile.c), which feeds
+# the parser here.
+$(OBJ)/tests/check_dict: fz-fuzz/dictfile.c fz-fuzz/dictfile.h
 
 UNIT_TESTS += $(MUT_TESTS)
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # demo.sh - run by `make demo`: the whole main job on a bundled target.
-# Builds testcases/demo.c with fz-cc, fuzzes it for FZ_DEMO_SECONDS (default
-# 10; the crash takes about 5000 runs, a second or two), then shows the crash
-# that was found and the exact command that reproduces it.
+# Builds testcases/demo.c with fz-cc, fuzzes it until the first crash (at
+# most FZ_DEMO_SECONDS, default 10; the crash takes about 5000 runs, a second
+# or two), then shows the crash that was found and the exact command that
+# reproduces it.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/bin
@@ -15,8 +16,8 @@ echo "== 1. build the target with fz-cc"
 echo "   $bin/fz-cc -O1 -o demo $root/testcases/demo.c"
 "$bin/fz-cc" -O1 -o demo "$root/testcases/demo.c" || exit 1
 
-echo "== 2. fuzz it for $secs seconds (-V)"
-cmd=("$bin/fz-fuzz" -q -V "$secs" -i "$root/testcases/demo_seeds" -o out -- ./demo @@)
+echo "== 2. fuzz it until the first crash, at most $secs seconds (-V, --until-crash)"
+cmd=("$bin/fz-fuzz" -q -V "$secs" --until-crash -i "$root/testcases/demo_seeds" -o out -- ./demo @@)
 echo "   (cd $work && ${cmd[*]})"
 "${cmd[@]}"
 rc=$?

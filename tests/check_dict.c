@@ -1,7 +1,8 @@
 /*
- * check_dict.c - unit tests for dictionaries (mutators/dict.h): the token
- * set and the AFL-format loader, including every error a user can cause
- * (each must name the file and line and never abort).
+ * check_dict.c - unit tests for dictionaries: the token set and the
+ * AFL-format parser (mutators/dict.h, on buffers), including every error a
+ * user can cause (each must name the file and line and never abort), and
+ * reading -x files and directories (fz-fuzz/dictfile.h).
  */
 #include <check.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fz-fuzz/dictfile.h"
 #include "mutators/dict.h"
 #include "tests/check-run.h"
 
@@ -74,25 +76,25 @@ START_TEST(add_dedups_and_limits)
 }
 END_TEST
 
-START_TEST(load_good_file)
+START_TEST(parse_good_text)
 {
-    const char *p = write_text("good.dict", "# a comment\n"
-                                            "\n"
-                                            "kw_get=\"GET\"\n"
-                                            "  kw_post = \"POST\"   \n"
-                                            "\"bare\"\n"
-                                            "hex=\"\\x00\\xff\\x7F\"\n"
-                                            "esc=\"a\\\"b\\\\c\"\n"
-                                            "dup=\"GET\"\n"
-                                            "crlf=\"line\"\r\n"
-                                            "sp=\"with space\" # trailing comment\n"
-                                            "lvl@1=\"level1\"\n"
-                                            "lvl@0=\"level0\"\n"
-                                            "last=\"no newline\"");
+    const char *text = ("# a comment\n"
+                        "\n"
+                        "kw_get=\"GET\"\n"
+                        "  kw_post = \"POST\"   \n"
+                        "\"bare\"\n"
+                        "hex=\"\\x00\\xff\\x7F\"\n"
+                        "esc=\"a\\\"b\\\\c\"\n"
+                        "dup=\"GET\"\n"
+                        "crlf=\"line\"\r\n"
+                        "sp=\"with space\" # trailing comment\n"
+                        "lvl@1=\"level1\"\n"
+                        "lvl@0=\"level0\"\n"
+                        "last=\"no newline\"");
     fz_dict_t d;
     fz_dict_init(&d);
     char err[256] = "";
-    int n = fz_dict_load(&d, p, err, sizeof(err));
+    int n = fz_dict_parse(&d, text, strlen(text), "good.dict", 0, err, sizeof(err));
     ck_assert_msg(n == 9, "loaded %d: %s", n, err);
     ck_assert(has_token(&d, "GET", 3));
     ck_assert(has_token(&d, "POST", 4));
@@ -105,23 +107,42 @@ START_TEST(load_good_file)
     ck_assert(!has_token(&d, "level1", 6)); /* level 1 > default level 0 */
     ck_assert(has_token(&d, "no newline", 10));
 
-    /* file@1 raises the level; tokens already there are not counted twice. */
-    char at[300];
-    snprintf(at, sizeof(at), "%s@1", p);
-    ck_assert_int_eq(fz_dict_load(&d, at, err, sizeof(err)), 1);
+    /* Level 1 adds the @1 entry; tokens already there are not counted twice. */
+    ck_assert_int_eq(fz_dict_parse(&d, text, strlen(text), "good.dict", 1, err, sizeof(err)), 1);
     ck_assert(has_token(&d, "level1", 6));
+    /* Only len bytes are read: a buffer without a final NUL or newline. */
+    ck_assert_int_eq(fz_dict_parse(&d, "\"cut\"XYZ", 5, "n", 0, err, sizeof(err)), 1);
+    ck_assert(has_token(&d, "cut", 3));
+    ck_assert_int_eq(fz_dict_parse(&d, "", 0, "empty", 0, err, sizeof(err)), 0);
     fz_dict_free(&d);
 }
 END_TEST
 
-/* Load TEXT, expect failure with a message containing WANT. */
+/* The file side: path@N sets the level, syntax errors carry file:line. */
+START_TEST(load_file_with_level)
+{
+    const char *p = write_text("good.dict", "a=\"alpha\"\nb@2=\"beta\"\n");
+    char at[300], err[256] = "";
+    snprintf(at, sizeof(at), "%s@2", p);
+    fz_dict_t d;
+    fz_dict_init(&d);
+    ck_assert_int_eq(fz_dictfile_load(&d, p, err, sizeof(err)), 1);
+    ck_assert_int_eq(fz_dictfile_load(&d, at, err, sizeof(err)), 1);
+    ck_assert(has_token(&d, "beta", 4));
+    p = write_text("bad.dict", "a=\"ok\"\n\n b=\"open\n");
+    ck_assert_int_eq(fz_dictfile_load(&d, p, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "bad.dict:3: unterminated") && strstr(err, tmpdir), "%s", err);
+    fz_dict_free(&d);
+}
+END_TEST
+
+/* Parse TEXT, expect failure with a message containing WANT. */
 static void expect_error(const char *text, const char *want)
 {
-    const char *p = write_text("bad.dict", text);
     fz_dict_t d;
     fz_dict_init(&d);
     char err[256] = "";
-    ck_assert_int_eq(fz_dict_load(&d, p, err, sizeof(err)), -1);
+    ck_assert_int_eq(fz_dict_parse(&d, text, strlen(text), "bad.dict", 0, err, sizeof(err)), -1);
     ck_assert_msg(strstr(err, want), "message '%s' lacks '%s'", err, want);
     ck_assert_msg(strstr(err, "bad.dict"), "message '%s' lacks the file name", err);
     fz_dict_free(&d);
@@ -154,11 +175,10 @@ START_TEST(long_token_rejected)
     q = text + sprintf(text, "max=\"");
     memset(q, 'M', FZ_DICT_TOKEN_MAX);
     strcpy(q + FZ_DICT_TOKEN_MAX, "\"\n");
-    const char *p = write_text("max.dict", text);
     fz_dict_t d;
     fz_dict_init(&d);
     char err[256];
-    ck_assert_int_eq(fz_dict_load(&d, p, err, sizeof(err)), 1);
+    ck_assert_int_eq(fz_dict_parse(&d, text, strlen(text), "max.dict", 0, err, sizeof(err)), 1);
     ck_assert_uint_eq(d.tokens[0].len, FZ_DICT_TOKEN_MAX);
     fz_dict_free(&d);
 }
@@ -170,7 +190,7 @@ START_TEST(missing_file_and_directory_form)
     fz_dict_init(&d);
     char err[256] = "", path[300];
     snprintf(path, sizeof(path), "%s/nope.dict", tmpdir);
-    ck_assert_int_eq(fz_dict_load(&d, path, err, sizeof(err)), -1);
+    ck_assert_int_eq(fz_dictfile_load(&d, path, err, sizeof(err)), -1);
     ck_assert(strstr(err, "nope.dict") && strstr(err, "No such file"));
 
     /* A directory: one token per file. */
@@ -180,12 +200,12 @@ START_TEST(missing_file_and_directory_form)
     write_file("tokens/a", "\x00\x01\x02", 3);
     write_file("tokens/b", "PNG", 3);
     write_file("tokens/empty", "", 0);
-    ck_assert_int_eq(fz_dict_load(&d, dir, err, sizeof(err)), 2);
+    ck_assert_int_eq(fz_dictfile_load(&d, dir, err, sizeof(err)), 2);
     ck_assert(has_token(&d, "\x00\x01\x02", 3) && has_token(&d, "PNG", 3));
     char big[FZ_DICT_TOKEN_MAX + 1];
     memset(big, 'B', sizeof(big));
     write_file("tokens/big", big, sizeof(big));
-    ck_assert_int_eq(fz_dict_load(&d, dir, err, sizeof(err)), -1);
+    ck_assert_int_eq(fz_dictfile_load(&d, dir, err, sizeof(err)), -1);
     ck_assert_msg(strstr(err, "tokens/big") && strstr(err, "longer than 128"), "%s", err);
     fz_dict_free(&d);
 }
@@ -194,10 +214,12 @@ END_TEST
 /* A NULL or zero-size error buffer must not be written. */
 START_TEST(error_buffer_optional)
 {
-    const char *p = write_text("bad.dict", "\"unterminated\n");
+    const char *text = "\"unterminated\n";
     fz_dict_t d;
     fz_dict_init(&d);
-    ck_assert_int_eq(fz_dict_load(&d, p, NULL, 0), -1);
+    ck_assert_int_eq(fz_dict_parse(&d, text, strlen(text), "bad.dict", 0, NULL, 0), -1);
+    const char *p = write_text("bad.dict", text);
+    ck_assert_int_eq(fz_dictfile_load(&d, p, NULL, 0), -1);
     fz_dict_free(&d);
 }
 END_TEST
@@ -208,7 +230,8 @@ static Suite *dict_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, add_dedups_and_limits);
-    tcase_add_test(tc, load_good_file);
+    tcase_add_test(tc, parse_good_text);
+    tcase_add_test(tc, load_file_with_level);
     tcase_add_test(tc, syntax_errors_name_file_and_line);
     tcase_add_test(tc, long_token_rejected);
     tcase_add_test(tc, missing_file_and_directory_form);

@@ -8,6 +8,7 @@
  * allocated at their exact size and the suite is built with AddressSanitizer,
  * so any read or write out of bounds fails the test.
  */
+#define _GNU_SOURCE /* memmem */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -461,6 +462,297 @@ START_TEST(splice_stays_in_bounds)
 }
 END_TEST
 
+/* ---- every outcome, libFuzzer style -------------------------------------
+ * Each test below runs one mutator many times from a fixed seed on a small
+ * input whose every possible result can be told apart, marks the outcome
+ * each run produced, and expects every outcome marked.  A mutator that
+ * silently lost a case (a byte order, an end of the buffer, a mode) fails. */
+
+static uint32_t le32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static uint32_t be32(const uint8_t *b)
+{
+    return (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
+}
+
+/* Marks the delta d (-35..35, not 0) of byte order `order` (0 little, 1
+ * big) in seen[order][d + 35]; fails on anything else. */
+static void mark_delta(int seen[2][71], int64_t le, int64_t be)
+{
+    if (le != 0 && le >= -35 && le <= 35)
+        seen[0][le + 35] = 1;
+    else if (be != 0 && be >= -35 && be <= 35)
+        seen[1][be + 35] = 1;
+    else
+        ck_abort_msg("not a small delta in either byte order: le %lld be %lld", (long long)le,
+                     (long long)be);
+}
+
+static void expect_all_deltas(int seen[2][71], const char *what)
+{
+    for (int o = 0; o < 2; o++)
+        for (int d = -35; d <= 35; d++)
+            ck_assert_msg(d == 0 || seen[o][d + 35], "%s: delta %d in %s byte order never seen",
+                          what, d, o ? "big" : "little");
+}
+
+START_TEST(arith32_every_delta_both_orders)
+{
+    fz_rng_t rng;
+    fz_rng_seed(&rng, SEED);
+    static const uint8_t orig[4] = {0x50, 0x60, 0x70, 0x40};
+    int seen[2][71] = {{0}};
+    for (int i = 0; i < 30000; i++) {
+        uint8_t b[4];
+        memcpy(b, orig, 4);
+        ck_assert_uint_eq(fz_mut_apply(FZ_MUT_ARITH32, &rng, b, 4, 4, NULL), 4);
+        mark_delta(seen, (int32_t)(le32(b) - le32(orig)), (int32_t)(be32(b) - be32(orig)));
+    }
+    expect_all_deltas(seen, "arith32");
+}
+END_TEST
+
+START_TEST(arith16_every_delta_both_orders)
+{
+    fz_rng_t rng;
+    fz_rng_seed(&rng, SEED);
+    static const uint8_t orig[2] = {0x50, 0x60};
+    int seen[2][71] = {{0}};
+    for (int i = 0; i < 30000; i++) {
+        uint8_t b[2] = {orig[0], orig[1]};
+        ck_assert_uint_eq(fz_mut_apply(FZ_MUT_ARITH16, &rng, b, 2, 2, NULL), 2);
+        int le = (b[0] | b[1] << 8) - (orig[0] | orig[1] << 8);
+        int be = (b[1] | b[0] << 8) - (orig[1] | orig[0] << 8);
+        mark_delta(seen, (int16_t)le, (int16_t)be);
+    }
+    expect_all_deltas(seen, "arith16");
+}
+END_TEST
+
+/* On "abcdef" every block (start, length) can be deleted, from either end
+ * and every position in between. */
+START_TEST(delete_every_block)
+{
+    fz_rng_t rng;
+    fz_rng_seed(&rng, SEED);
+    int seen[6][7] = {{0}}; /* [start][length] */
+    for (int i = 0; i < 20000; i++) {
+        uint8_t b[6];
+        memcpy(b, "abcdef", 6);
+        size_t out = fz_mut_apply(FZ_MUT_DELETE, &rng, b, 6, 6, NULL);
+        ck_assert(out < 6);
+        size_t n = 6 - out, pos = 0;
+        while (pos < out && b[pos] == "abcdef"[pos])
+            pos++;
+        ck_assert(memcmp(b + pos, "abcdef" + pos + n, out - pos) == 0);
+        seen[pos][n] = 1;
+    }
+    for (size_t pos = 0; pos < 6; pos++)
+        for (size_t n = 1; pos + n <= 6; n++)
+            ck_assert_msg(seen[pos][n], "delete of %zu bytes at %zu never seen", n, pos);
+}
+END_TEST
+
+/* On "abcde" every (source, destination, length) with source != destination:
+ * the changed bytes are exactly the destination block, and the first of
+ * them names the source. */
+START_TEST(overwrite_every_block)
+{
+    fz_rng_t rng;
+    fz_rng_seed(&rng, SEED);
+    int seen[5][5][5] = {{{0}}}; /* [src][dst][n] */
+    for (int i = 0; i < 40000; i++) {
+        uint8_t b[5];
+        memcpy(b, "abcde", 5);
+        ck_assert_uint_eq(fz_mut_apply(FZ_MUT_OVERWRITE, &rng, b, 5, 5, NULL), 5);
+        size_t dst = 0, end = 5;
+        while (dst < 5 && b[dst] == "abcde"[dst])
+            dst++;
+        while (end > dst && b[end - 1] == "abcde"[end - 1])
+            end--;
+        ck_assert(dst < end);
+        size_t n = end - dst, src = (size_t)(b[dst] - 'a');
+        ck_assert(memcmp(b + dst, "abcde" + src, n) == 0);
+        seen[src][dst][n] = 1;
+    }
+    for (size_t n = 1; n < 5; n++)
+        for (size_t src = 0; src + n <= 5; src++)
+            for (size_t dst = 0; dst + n <= 5; dst++)
+                ck_assert_msg(src == dst || seen[src][dst][n],
+                              "overwrite src %zu dst %zu len %zu never seen", src, dst, n);
+}
+END_TEST
+
+/* The three splice modes, told apart by length with a partner shorter than
+ * the input: the partner's tail from a cut (shorter result), a chunk of the
+ * partner inserted (longer), a chunk written over ours (same length).  Each
+ * mode must reach every cut / position / chunk length. */
+START_TEST(splice_every_mode)
+{
+    fz_rng_t rng;
+    fz_rng_seed(&rng, SEED);
+    static const uint8_t partner[6] = {'0', '1', '2', '3', '4', '5'};
+    fz_mut_env_t env = {NULL, partner, sizeof(partner)};
+    int cut_seen[6] = {0}, ins_seen[9][7] = {{0}}, over_seen[8][7] = {{0}}, src_seen[6] = {0};
+    for (int i = 0; i < 40000; i++) {
+        uint8_t b[32];
+        memset(b, 'a', 8);
+        size_t out = fz_mut_apply(FZ_MUT_SPLICE, &rng, b, 8, sizeof(b), &env);
+        if (out == FZ_MUT_NA)
+            continue; /* mode 0 with a cut at the partner's end */
+        size_t pos = 0;
+        while (pos < out && b[pos] == 'a')
+            pos++;
+        ck_assert(pos < out);
+        if (out == sizeof(partner)) { /* our head, the partner's tail */
+            ck_assert(memcmp(b + pos, partner + pos, out - pos) == 0);
+            cut_seen[pos] = 1;
+            continue;
+        }
+        size_t n = out > 8 ? out - 8 : 0;
+        if (!n) /* overwrite: the chunk ends where the a's resume */
+            while (pos + n < 8 && b[pos + n] != 'a')
+                n++;
+        size_t src = (size_t)(b[pos] - '0');
+        ck_assert(src + n <= sizeof(partner) && memcmp(b + pos, partner + src, n) == 0);
+        src_seen[src] = 1;
+        if (out > 8)
+            ins_seen[pos][n] = 1;
+        else
+            over_seen[pos][n] = 1;
+    }
+    for (size_t c = 0; c < 6; c++)
+        ck_assert_msg(cut_seen[c], "splice tail from cut %zu never seen", c);
+    for (size_t n = 1; n <= 6; n++) {
+        for (size_t pos = 0; pos <= 8; pos++)
+            ck_assert_msg(ins_seen[pos][n], "splice insert of %zu at %zu never seen", n, pos);
+        for (size_t pos = 0; pos + n <= 8; pos++)
+            ck_assert_msg(over_seen[pos][n], "splice overwrite of %zu at %zu never seen", n, pos);
+    }
+    for (size_t k = 0; k < 6; k++)
+        ck_assert_msg(src_seen[k], "no chunk taken from partner offset %zu", k);
+}
+END_TEST
+
+/* Every value ascii_int can write for "x=7000;": +1..35, -1..35, x2..x16,
+ * /2../16, the negation and each interesting 32-bit value. */
+START_TEST(ascii_int_every_outcome)
+{
+    enum { V = 7000 };
+    int64_t want[160];
+    size_t nw = 0;
+    for (int d = 1; d <= 35; d++)
+        want[nw++] = V + d, want[nw++] = V - d;
+    for (int k = 2; k <= 16; k++)
+        want[nw++] = (int64_t)V * k, want[nw++] = V / k;
+    want[nw++] = -V;
+    for (size_t i = 0; i < sizeof(want32) / sizeof(want32[0]); i++)
+        want[nw++] = want32[i];
+    for (size_t i = 0; i < sizeof(want16) / sizeof(want16[0]); i++)
+        want[nw++] = want16[i];
+    for (size_t i = 0; i < sizeof(want8) / sizeof(want8[0]); i++)
+        want[nw++] = want8[i];
+    int seen[160] = {0};
+    fz_rng_t rng;
+    fz_rng_seed(&rng, SEED);
+    for (int i = 0; i < 60000; i++) {
+        uint8_t b[32] = "x=7000;";
+        size_t out = fz_mut_apply(FZ_MUT_ASCII_INT, &rng, b, 7, sizeof(b), NULL);
+        ck_assert(out != FZ_MUT_NA && b[out - 1] == ';' && memcmp(b, "x=", 2) == 0);
+        b[out - 1] = 0;
+        char *end;
+        long long v = strtoll((char *)b + 2, &end, 10);
+        ck_assert(*end == 0);
+        int known = 0;
+        for (size_t k = 0; k < nw; k++)
+            if (want[k] == v)
+                seen[k] = known = 1;
+        ck_assert_msg(known, "ascii_int wrote %lld, not one of its outcomes", v);
+    }
+    for (size_t k = 0; k < nw; k++)
+        ck_assert_msg(seen[k], "ascii_int never wrote %lld", (long long)want[k]);
+}
+END_TEST
+
+/* insert's three modes: random bytes, one byte repeated (new, or one that
+ * is already in the input), a copy of part of the input; each must occur,
+ * and random bytes must land at both ends. */
+START_TEST(insert_every_mode)
+{
+    fz_rng_t rng;
+    fz_rng_seed(&rng, SEED);
+    int random_start = 0, random_end = 0, repeat_new = 0, repeat_old = 0, copy = 0;
+    for (int i = 0; i < 20000; i++) {
+        uint8_t b[64];
+        memcpy(b, "abcd", 4);
+        size_t out = fz_mut_apply(FZ_MUT_INSERT, &rng, b, 4, sizeof(b), NULL);
+        size_t n = out - 4;
+        if (n < 3)
+            continue; /* too short to tell a repeat from chance */
+        const uint8_t *blk = NULL;
+        int at_start = memcmp(b + n, "abcd", 4) == 0, at_end = memcmp(b, "abcd", 4) == 0;
+        if (at_start)
+            blk = b;
+        else if (at_end)
+            blk = b + 4;
+        else
+            continue;
+        int same = 1;
+        for (size_t k = 1; k < n; k++)
+            same &= blk[k] == blk[0];
+        int old = blk[0] >= 'a' && blk[0] <= 'd';
+        if (same && old)
+            repeat_old = 1;
+        else if (same)
+            repeat_new = 1;
+        else if (n <= 4 && memmem("abcd", 4, blk, n))
+            copy = 1;
+        else {
+            random_start |= at_start;
+            random_end |= at_end;
+        }
+    }
+    ck_assert_msg(random_start && random_end, "random bytes at start %d, end %d", random_start,
+                  random_end);
+    ck_assert_msg(repeat_new && repeat_old, "repeated new byte %d, existing byte %d", repeat_new,
+                  repeat_old);
+    ck_assert(copy);
+}
+END_TEST
+
+/* shuffle moves every position, over windows from 2 to 8 bytes. */
+START_TEST(shuffle_every_position)
+{
+    fz_rng_t rng;
+    fz_rng_seed(&rng, SEED);
+    int moved[10] = {0}, span[11] = {0};
+    for (int i = 0; i < 20000; i++) {
+        uint8_t b[10];
+        memcpy(b, "0123456789", 10);
+        ck_assert_uint_eq(fz_mut_apply(FZ_MUT_SHUFFLE, &rng, b, 10, 10, NULL), 10);
+        int first = -1, last = -1;
+        for (int k = 0; k < 10; k++)
+            if (b[k] != '0' + k) {
+                moved[k] = 1;
+                last = k;
+                if (first < 0)
+                    first = k;
+            }
+        if (first >= 0) {
+            ck_assert_int_le(last - first + 1, 8);
+            span[last - first + 1] = 1;
+        }
+    }
+    for (int k = 0; k < 10; k++)
+        ck_assert_msg(moved[k], "shuffle never moved byte %d", k);
+    for (int n = 2; n <= 8; n++)
+        ck_assert_msg(span[n], "shuffle never changed a span of %d bytes", n);
+}
+END_TEST
+
 START_TEST(dict_tokens_inserted_and_overwritten)
 {
     fz_rng_t rng;
@@ -655,6 +947,14 @@ static Suite *mutators_suite(void)
     tcase_add_test(tc, ascii_int_changes_the_number);
     tcase_add_test(tc, splice_stays_in_bounds);
     tcase_add_test(tc, dict_tokens_inserted_and_overwritten);
+    tcase_add_test(tc, arith32_every_delta_both_orders);
+    tcase_add_test(tc, arith16_every_delta_both_orders);
+    tcase_add_test(tc, delete_every_block);
+    tcase_add_test(tc, overwrite_every_block);
+    tcase_add_test(tc, splice_every_mode);
+    tcase_add_test(tc, ascii_int_every_outcome);
+    tcase_add_test(tc, insert_every_mode);
+    tcase_add_test(tc, shuffle_every_position);
     tcase_add_test(tc, mutate_picks_every_op);
     tcase_add_test(tc, chain_reproducible);
     tcase_add_test(tc, chain_resets_to_original);

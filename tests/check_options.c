@@ -27,8 +27,16 @@ static int parse(fz_cfg_t *cfg, char *err, const char *const *args)
 
 static void clear_env(void)
 {
-    const char *v[] = {"FZ_NO_UI",       "AFL_NO_UI",       "FZ_AUTORESUME", "AFL_AUTORESUME",
-                       "FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD", "FZ_SYNC_SECS",  "AFL_SYNC_TIME"};
+    const char *v[] = {"FZ_NO_UI",
+                       "AFL_NO_UI",
+                       "FZ_AUTORESUME",
+                       "AFL_AUTORESUME",
+                       "FZ_DEBUG_CHILD",
+                       "AFL_DEBUG_CHILD",
+                       "FZ_SYNC_SECS",
+                       "AFL_SYNC_TIME",
+                       "FZ_BENCH_UNTIL_CRASH",
+                       "AFL_BENCH_UNTIL_CRASH"};
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         unsetenv(v[i]);
 }
@@ -50,7 +58,9 @@ START_TEST(test_all_flags)
     ck_assert_uint_eq(c.max_execs, 1000);
     ck_assert_uint_eq(c.seed, 7);
     ck_assert_int_eq(c.seed_given, 1);
-    ck_assert_str_eq(c.dict_file, "d.dict");
+    ck_assert_int_eq(c.n_dicts, 1);
+    ck_assert_str_eq(c.dict_files[0], "d.dict");
+    ck_assert_int_eq(c.until_crash, 0);
     ck_assert_str_eq(c.name, "w2");
     ck_assert_int_eq(c.is_main, 0);
     ck_assert_str_eq(c.input_file, "cur");
@@ -215,6 +225,43 @@ START_TEST(test_parallel)
 }
 END_TEST
 
+/* -x repeats (in order, up to FZ_MAX_DICTS); --until-crash and its
+ * environment spellings. */
+START_TEST(test_dicts_and_until_crash)
+{
+    clear_env();
+    fz_cfg_t c;
+    char err[256];
+    const char *a[] = {"-i", "in",  "-x", "a.dict", "-xb", "-x", "dir", "--until-crash",
+                       "-o", "out", "--", "./t",    NULL};
+    ck_assert_int_eq(parse(&c, err, a), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.n_dicts, 3);
+    ck_assert_str_eq(c.dict_files[0], "a.dict");
+    ck_assert_str_eq(c.dict_files[1], "b");
+    ck_assert_str_eq(c.dict_files[2], "dir");
+    ck_assert_int_eq(c.until_crash, 1);
+
+    const char *many[2 * FZ_MAX_DICTS + 8];
+    int n = 0;
+    many[n++] = "-i", many[n++] = "in", many[n++] = "-o", many[n++] = "out";
+    for (int i = 0; i <= FZ_MAX_DICTS; i++)
+        many[n++] = "-x", many[n++] = "d";
+    many[n++] = "./t", many[n] = NULL;
+    ck_assert_int_eq(parse(&c, err, many), FZ_OPTIONS_BAD);
+    ck_assert_msg(strstr(err, "more than 16 -x"), "%s", err);
+
+    const char *plain[] = {"-i", "in", "-o", "out", "./t", NULL};
+    setenv("AFL_BENCH_UNTIL_CRASH", "1", 1);
+    ck_assert_int_eq(parse(&c, err, plain), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.until_crash, 1);
+    clear_env();
+    setenv("FZ_BENCH_UNTIL_CRASH", "1", 1);
+    ck_assert_int_eq(parse(&c, err, plain), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.until_crash, 1);
+    clear_env();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("options");
@@ -225,6 +272,7 @@ int main(void)
     tcase_add_test(tc, test_help_replay_resume);
     tcase_add_test(tc, test_environment);
     tcase_add_test(tc, test_parallel);
+    tcase_add_test(tc, test_dicts_and_until_crash);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }

@@ -14,6 +14,7 @@
 #include "fz-fuzz/outdir.h"
 #include "fz-fuzz/resume.h"
 #include "fz-fuzz/stats.h"
+#include "fz-fuzz/status.h"
 #include "tests/check-run.h"
 
 const char *fz_log_prog = "check_stats";
@@ -28,6 +29,11 @@ static void sample(fz_stats_report_t *r)
     r->cycles_done = 3;
     r->execs_done = 123456;
     r->execs_per_sec = 1234.56;
+    r->execs_ps_last_min = 987.5;
+    r->cpu_affinity = -1;
+    r->testcache_size = 4096;
+    r->testcache_count = 17;
+    r->flaky_crashes = 1;
     r->corpus_count = 17;
     r->corpus_favored = 5;
     r->saved_crashes = 2;
@@ -66,21 +72,53 @@ START_TEST(test_keys)
     char buf[8192], v[256];
     int n = fz_stats_format(buf, sizeof(buf), &r);
     ck_assert_int_lt(n, (int)sizeof(buf));
-    /* Every key AFL++ 4.04c's afl-whatsup and afl-plot read, plus the rest
-     * of its list that we can fill. */
-    const char *keys[] = {
-        "start_time",        "last_update",     "run_time",        "fuzzer_pid",
-        "cycles_done",       "cycles_wo_finds", "execs_done",      "execs_per_sec",
-        "corpus_count",      "corpus_favored",  "corpus_found",    "corpus_imported",
-        "corpus_variable",   "max_depth",       "cur_item",        "pending_favs",
-        "pending_total",     "stability",       "bitmap_cvg",      "saved_crashes",
-        "saved_hangs",       "last_find",       "last_crash",      "last_hang",
-        "execs_since_crash", "exec_timeout",    "slowest_exec_ms", "peak_rss_mb",
-        "edges_found",       "total_edges",     "var_byte_count",  "afl_banner",
-        "afl_version",       "target_mode",     "command_line",    "execs_per_fork",
-        "target_warnings",   "fsrv_protocol"};
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-        ck_assert_msg(value_of(buf, keys[i], v, sizeof(v)), "missing key %s", keys[i]);
+    /* AFL++ 4.04c's whole list, in its order (`strings /usr/bin/afl-fuzz`
+     * shows the format string): tools that read the file by line number as
+     * well as by key see what afl-fuzz would write. */
+    static const char *afl_keys[] = {
+        "start_time",        "last_update",       "run_time",          "fuzzer_pid",
+        "cycles_done",       "cycles_wo_finds",   "execs_done",        "execs_per_sec",
+        "execs_ps_last_min", "corpus_count",      "corpus_favored",    "corpus_found",
+        "corpus_imported",   "corpus_variable",   "max_depth",         "cur_item",
+        "pending_favs",      "pending_total",     "stability",         "bitmap_cvg",
+        "saved_crashes",     "saved_hangs",       "last_find",         "last_crash",
+        "last_hang",         "execs_since_crash", "exec_timeout",      "slowest_exec_ms",
+        "peak_rss_mb",       "cpu_affinity",      "edges_found",       "total_edges",
+        "var_byte_count",    "havoc_expansion",   "auto_dict_entries", "testcache_size",
+        "testcache_count",   "testcache_evict",   "afl_banner",        "afl_version",
+        "target_mode",       "command_line"};
+    /* fz's own keys (afl-whatsup ignores keys it does not know). */
+    static const char *fz_keys[] = {"execs_per_fork", "calibration_execs", "minimize_execs",
+                                    "total_crashes",  "total_hangs",       "flaky_crashes",
+                                    "rng_seed",       "sync_execs",        "target_warnings",
+                                    "fsrv_protocol"};
+    size_t n_afl = sizeof(afl_keys) / sizeof(afl_keys[0]);
+    size_t n_fz = sizeof(fz_keys) / sizeof(fz_keys[0]);
+    size_t next_afl = 0, lines = 0;
+    for (char *line = buf; *line; lines++) {
+        char key[32];
+        ck_assert_int_eq(sscanf(line, "%31[a-z_]", key), 1);
+        int known = 0;
+        for (size_t i = 0; i < n_fz; i++)
+            known |= strcmp(key, fz_keys[i]) == 0;
+        if (!known) {
+            ck_assert_msg(next_afl < n_afl, "unexpected key %s after command_line", key);
+            ck_assert_msg(strcmp(key, afl_keys[next_afl]) == 0, "key %s where AFL++ has %s", key,
+                          afl_keys[next_afl]);
+            next_afl++;
+        }
+        line = strchr(line, '\n') + 1;
+    }
+    ck_assert_msg(next_afl == n_afl, "missing AFL++ key %s",
+                  afl_keys[next_afl < n_afl ? next_afl : 0]);
+    ck_assert_uint_eq(lines, n_afl + n_fz);
+    for (size_t i = 0; i < n_fz; i++)
+        ck_assert_msg(value_of(buf, fz_keys[i], v, sizeof(v)), "missing key %s", fz_keys[i]);
+    ck_assert_str_eq(value_of(buf, "execs_ps_last_min", v, sizeof(v)), "987.50");
+    ck_assert_str_eq(value_of(buf, "cpu_affinity", v, sizeof(v)), "-1");
+    ck_assert_str_eq(value_of(buf, "testcache_size", v, sizeof(v)), "4096");
+    ck_assert_str_eq(value_of(buf, "testcache_count", v, sizeof(v)), "17");
+    ck_assert_str_eq(value_of(buf, "flaky_crashes", v, sizeof(v)), "1");
     ck_assert_str_eq(value_of(buf, "execs_done", v, sizeof(v)), "123456");
     ck_assert_str_eq(value_of(buf, "execs_per_sec", v, sizeof(v)), "1234.56");
     ck_assert_str_eq(value_of(buf, "stability", v, sizeof(v)), "99.50%");
@@ -108,11 +146,13 @@ START_TEST(test_resume_parse)
     sample(&r);
     r.total_crashes = 9;
     r.total_hangs = 4;
+    r.flaky_crashes = 2;
     char buf[8192];
     fz_stats_format(buf, sizeof(buf), &r);
     fz_stats_t s;
     memset(&s, 0, sizeof(s));
-    ck_assert_int_eq(fz_resume_parse_stats(buf, &s), 5);
+    ck_assert_int_eq(fz_resume_parse_stats(buf, &s), 6);
+    ck_assert_uint_eq(s.prev_flaky_crashes, 2);
     ck_assert_uint_eq(s.prev_execs, 123456);
     ck_assert_uint_eq(s.prev_run_time, 100);
     ck_assert_uint_eq(s.prev_cycles, 3);
@@ -181,6 +221,42 @@ START_TEST(test_atomic_write)
 }
 END_TEST
 
+/* execs_ps_last_min: the rate since the oldest sample inside the last
+ * minute, or since the start when the run is younger than the samples. */
+START_TEST(test_rate_last_min)
+{
+    static fz_stats_t s;
+    memset(&s, 0, sizeof(s));
+    s.start_ms = 1000000;
+    /* No sample yet: the rate since the start. */
+    ck_assert_double_eq_tol(fz_stats_rate_last_min(&s, 1002000, 2000), 1000.0, 1e-9);
+    /* 1000 runs/s for 100 s, then 10 runs/s for 60 s: the last minute is 10/s. */
+    uint64_t t = s.start_ms, e = 0;
+    for (int i = 0; i < 100; i++)
+        fz_stats_rate_sample(&s, t += 1000, e += 1000);
+    for (int i = 0; i < 60; i++)
+        fz_stats_rate_sample(&s, t += 1000, e += 10);
+    ck_assert_uint_eq(s.rate_n, FZ_STATS_RATE_SLOTS);
+    ck_assert_double_eq_tol(fz_stats_rate_last_min(&s, t, e), 10.0, 1e-9);
+    /* Half a minute later at 30 runs/s: 30 s at 10/s and 30 s at 30/s. */
+    for (int i = 0; i < 30; i++)
+        fz_stats_rate_sample(&s, t += 1000, e += 30);
+    ck_assert_double_eq_tol(fz_stats_rate_last_min(&s, t, e), 20.0, 1e-9);
+}
+END_TEST
+
+/* The clock is read about every FZ_STATUS_CHECK_MS whatever the speed. */
+START_TEST(test_status_interval)
+{
+    ck_assert_uint_eq(fz_status_interval(10, 1000), 1);    /* 10 runs/s: every run */
+    ck_assert_uint_eq(fz_status_interval(1, 2000), 1);     /* 2 s per run */
+    ck_assert_uint_eq(fz_status_interval(1000, 1000), 50); /* 1000/s: 50 runs = 50 ms */
+    ck_assert_uint_eq(fz_status_interval(100, 0), FZ_STATUS_CHECK_EXECS_MAX); /* < 1 ms */
+    ck_assert_uint_eq(fz_status_interval(1000000, 1000), FZ_STATUS_CHECK_EXECS_MAX);
+    ck_assert_uint_eq(fz_status_interval(0, 100), 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("stats");
@@ -189,6 +265,8 @@ int main(void)
     tcase_add_test(tc, test_plot);
     tcase_add_test(tc, test_resume_parse);
     tcase_add_test(tc, test_atomic_write);
+    tcase_add_test(tc, test_rate_last_min);
+    tcase_add_test(tc, test_status_interval);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }

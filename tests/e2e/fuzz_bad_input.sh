@@ -34,11 +34,21 @@ mkdir empty
 expect_error "seed dir empty" "holds no usable input" -i empty -o o1 -- ./demo @@
 mkdir big && head -c 1100000 /dev/zero >big/huge.bin
 expect_error "seed too big" "big/huge.bin" -i big -o o1 -- ./demo @@
+# An -i path that cannot be read as a directory takes the same path as a
+# directory without read permission (opendir fails with something other
+# than ENOENT), and unlike chmod 000 it also fails for root.
+echo x >notadir
+expect_error "seed dir not a directory" "cannot read seed directory 'notadir'" -i notadir -o o1 -- ./demo @@
+mkfifo fifo
+expect_error "seed dir a FIFO" "cannot read seed directory 'fifo'" -i fifo -o o1 -- ./demo @@
 if [ "$(id -u)" != 0 ]; then
     mkdir locked && echo x >locked/a && chmod 000 locked
     expect_error "seed dir unreadable" "cannot read" -i locked -o o1 -- ./demo @@
     chmod 700 locked
+else
+    echo "note: running as root, which reads a chmod 000 directory; the 'notadir' and 'fifo' cases cover that error path"
 fi
+[ -e o1 ] && fail "a bad seed directory created the output directory"
 printf 'tok="unterminated\n' >bad.dict
 expect_error "bad dictionary" "bad.dict:1" -i "$seeds" -o o1 -x bad.dict -- ./demo @@
 
@@ -55,6 +65,17 @@ int main(void) { abort(); }
 EOT
 fzcc -o boom boom.c || fail "cannot build boom.c"
 expect_error "every seed crashes" "every seed crashes" -i "$seeds" -o o3 -- ./boom
+
+# nothing_saved DIR: a run that failed on its seeds wrote no campaign there
+# (no queue file, no stats, no cmdline), so a rerun with the same -o starts.
+nothing_saved() {
+    local d=$1/default
+    [ -z "$(ls -A "$d/queue" 2>/dev/null)" ] || fail "$1: the failed run left queue files: $(ls "$d/queue")"
+    for f in fuzzer_stats plot_data cmdline fuzzer_setup; do
+        [ ! -e "$d/$f" ] || fail "$1: the failed run left $f"
+    done
+}
+nothing_saved o3
 cat >hang.c <<'EOT'
 #include <stdio.h>
 int main(int argc, char **argv)
@@ -70,6 +91,13 @@ fzcc -o hang hang.c || fail "cannot build hang.c"
 mkdir hs && echo H >hs/loops && echo a >hs/fine
 expect_error "seed hangs" "hs\|loops" -i hs -o o4 -t 200 -- ./hang @@
 grep -q "loops" err.log || fail "the hang message does not name the seed"
+# 'fine' was calibrated before 'loops' hung: it must not have been saved.
+nothing_saved o4
+rm hs/loops
+fz-fuzz -q -s 1 -E 200 -i hs -o o4 -t 200 -- ./hang @@ >rerun.log 2>&1 ||
+    { cat rerun.log; fail "a rerun with fixed seeds into the same -o failed"; }
+ls o4/default/queue | grep -q 'orig:fine' || fail "the rerun did not save its seed"
+ok "a seed error leaves nothing behind; the rerun with fixed seeds works"
 
 # A full disk: a 64 KiB tmpfs (needs root and mount; skipped otherwise).
 mkdir small

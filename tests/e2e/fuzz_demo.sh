@@ -76,3 +76,28 @@ rc=$?
 [ $rc = 0 ] || [ $rc = 3 ] || { cat log; fail "-V 2 run exited $rc"; }
 grep -q '^execs_done *: [1-9]' out-v/default/fuzzer_stats || fail "-V run left no final stats"
 ok "-V stops the run"
+
+# 5. The CI gate: the nested-comparison bug is found by -V 60, exit
+# 3.  --until-crash ends the run at the first crash instead of after 60 s;
+# the bound is the 60 s, the assertion is the exit status and the one crash.
+fz-fuzz -q -V 60 --until-crash -i "$seeds" -o out-gate -- ./demo @@ >log 2>&1
+rc=$?
+[ $rc = 3 ] || { cat log; fail "-V 60 --until-crash exited $rc, want 3"; }
+grep -q 'stopped at the first crash' log || { cat log; fail "no 'stopped at the first crash' message"; }
+[ "$(ls out-gate/default/crashes | grep -c '^id:')" = 1 ] || fail "--until-crash saved more than one crash"
+c=$(ls out-gate/default/crashes/id:*)
+./demo "$c" >/dev/null 2>&1
+[ $? -gt 128 ] || fail "the -V 60 crash does not reproduce by hand"
+ok "-V 60 --until-crash: exit 3 at the first crash, which reproduces"
+
+# 6. make demo's script end to end: it builds, fuzzes, shows the crash and
+# the command that reproduces it (FZ_DEMO_SECONDS is only the upper bound).
+if [ "$FZ_TEST_CC" = gcc ]; then # demo.sh always builds with fz-cc's default gcc
+    FZ_DEMO_DIR=$T/demo FZ_DEMO_SECONDS=60 "$FZ_ROOT/testcases/demo.sh" >demo.log 2>&1 ||
+        { cat demo.log; fail "testcases/demo.sh failed"; }
+    grep -q 'fz-fuzz exit status: 3' demo.log || { cat demo.log; fail "demo: no exit status 3"; }
+    grep -q "reproduce it by hand:" demo.log || { cat demo.log; fail "demo: no reproduce command"; }
+    grep -Eq "exit status 1[3-9][0-9] \((SEGV|ABRT|BUS)\)" demo.log ||
+        { cat demo.log; fail "demo: the crash did not reproduce"; }
+    ok "testcases/demo.sh shows the crash and how to reproduce it"
+fi

@@ -94,6 +94,8 @@ if command -v afl-fuzz >/dev/null; then
         seen=$(awk -F' *: *' '/Fuzzers alive|Dead or remote/ {n += $2} END {print n + 0}' whatsup.log)
         [ "$seen" = 3 ] || { cat whatsup.log; fail "afl-whatsup sees $seen instances, want 3"; }
         ok "afl-whatsup sums the three instances"
+    else
+        echo "note: afl-whatsup is not installed; its part of the interop check skipped"
     fi
 else
     echo "note: afl++ is not installed (apt-get install afl++); interop part skipped"
