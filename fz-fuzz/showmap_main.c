@@ -29,16 +29,16 @@ static void usage(void)
     exit(FZ_EXIT_ERROR);
 }
 
+/* The map as text, written in one piece through the tools' writer (atomic
+ * for a regular file, in place for a device, FIFO or symlink), or to stdout
+ * for "-". */
 static int write_map(const char *out, const uint8_t *map, size_t size, int raw, int edges_only)
 {
-    FILE *f = stdout;
-    char *tmp = NULL;
-    if (strcmp(out, "-") != 0) {
-        tmp = fz_tool_tmp_name(out);
-        f = tmp ? fopen(tmp, "w") : NULL;
-        if (!f)
-            fz_die("cannot write '%s': %m; check that its directory exists and is writable", out);
-    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        fz_die("out of memory formatting the map");
     for (size_t i = 0; i < size; i++) {
         if (!map[i])
             continue;
@@ -46,15 +46,15 @@ static int write_map(const char *out, const uint8_t *map, size_t size, int raw, 
         unsigned v = raw ? map[i] : (unsigned)__builtin_ctz(fz_cov_bucket(map[i])) + 1;
         fprintf(f, "%06zu:%u\n", i, edges_only ? 1u : v);
     }
-    if (f == stdout)
-        return fflush(f);
-    int bad = ferror(f) | fclose(f);
-    if (bad || rename(tmp, out)) {
-        unlink(tmp);
-        fz_die("cannot write '%s' (disk full?)", out);
-    }
-    free(tmp);
-    return 0;
+    if (fclose(f))
+        fz_die("out of memory formatting the map");
+    int rc = 0;
+    if (strcmp(out, "-") == 0)
+        rc = (fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0) ? 0 : -1;
+    else if (fz_tool_write_atomic(out, text, len, 0644))
+        fz_die("cannot write '%s': %m; check that its directory exists and is writable", out);
+    free(text);
+    return rc;
 }
 
 int main(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fz-config.h"
@@ -79,15 +80,10 @@ char *fz_tool_tmp_name(const char *path)
     return tmp;
 }
 
-int fz_tool_write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
+/* write(2) all of buf, retrying short writes; a zero-byte write counts as a
+ * full disk so the caller's message says why. */
+static int write_all(int fd, const uint8_t *p, size_t len)
 {
-    char *tmp = fz_tool_tmp_name(path);
-    if (!tmp)
-        return -1;
-    const uint8_t *p = buf;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-    if (fd < 0)
-        goto fail;
     for (size_t off = 0; off < len;) {
         ssize_t n = write(fd, p + off, len - off);
         if (n < 0 && errno == EINTR)
@@ -95,10 +91,46 @@ int fz_tool_write_atomic(const char *path, const void *buf, size_t len, mode_t m
         if (n <= 0) {
             if (n == 0)
                 errno = ENOSPC;
-            close(fd);
-            goto fail;
+            return -1;
         }
         off += (size_t)n;
+    }
+    return 0;
+}
+
+/* A path that exists and is not a regular file (/dev/null, /dev/stdout, a
+ * FIFO, a symlink the user made) is written in place: renaming a temp file
+ * over it would replace the device or the link with a plain file. */
+static int write_in_place(const char *path, const uint8_t *p, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    if (write_all(fd, p, len)) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return close(fd);
+}
+
+int fz_tool_write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
+{
+    struct stat sb;
+    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return write_in_place(path, buf, len);
+    char *tmp = fz_tool_tmp_name(path);
+    if (!tmp)
+        return -1;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+    if (fd < 0)
+        goto fail;
+    if (write_all(fd, buf, len)) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        goto fail;
     }
     if (close(fd) || rename(tmp, path))
         goto fail;

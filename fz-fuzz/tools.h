@@ -29,8 +29,10 @@ uint8_t *fz_tool_read_file(const char *path, size_t *len);
 char *fz_tool_tmp_name(const char *path);
 
 /* Writes buf to path (created with mode) through fz_tool_tmp_name and
- * rename, so readers never see half a file.  Returns 0, or -1 with errno
- * set and no temp file left. */
+ * rename, so readers never see half a file.  A path that already exists and
+ * is not a regular file (a device such as /dev/null, a FIFO, a symlink) is
+ * written in place instead, so it keeps being what it is.  Returns 0, or -1
+ * with errno set and no temp file left. */
 int fz_tool_write_atomic(const char *path, const void *buf, size_t len, mode_t mode);
 
 /* 1 if either environment variable (fz's name, AFL++'s, or NULL) is set

@@ -36,6 +36,19 @@ fz-showmap -q -e -o edges -- ./branches <in1 || fail "-e failed"
 grep -qv ':1$' edges && fail "-e printed a count"
 ok "stdin delivery, -o -, -r, -e"
 
+# -o naming something that is not a regular file is written in place: a
+# FIFO (or /dev/null) stays what it is, a symlink stays a link to its file.
+mkfifo fifo
+timeout 60 cat fifo >from_fifo &  # bounded: a replaced FIFO never gets a writer
+fz-showmap -q -o fifo -- ./branches <in1 || fail "-o FIFO failed"
+[ -p fifo ] || fail "-o FIFO replaced the FIFO with $(stat -c %F fifo)"
+wait
+cmp -s from_fifo m1s || fail "-o FIFO: the reader did not get the map"
+: >real && ln -s real link
+fz-showmap -q -o link -- ./branches <in1 || fail "-o symlink failed"
+[ -L link ] && cmp -s real m1s || fail "-o symlink replaced the link instead of writing its file"
+ok "-o FIFO and -o symlink written in place"
+
 printf 'xxBUG!xx' >crash
 fz-showmap -q -o mc -- ./magic @@ <crash
 rc=$?
