@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 command -v afl-fuzz >/dev/null && command -v afl-showmap >/dev/null ||
-    skip "afl++ is not installed (apt-get install afl++)"
+    fz_skip "afl++ is not installed (apt-get install afl++)"
 [ -x "$FZ_BIN/fz-cc" ] && [ -e "$FZ_ROOT/lib/fz/fz-rt.o" ] || fail "build fz first (make)"
 
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1

@@ -5,7 +5,7 @@
 # the afl-plot part cannot run and the script reports a skip (exit 77), not
 # a pass, after the afl-whatsup part has passed.
 . "$(dirname "$0")/../lib.sh"
-command -v afl-whatsup >/dev/null || skip "afl++ is not installed (apt-get install afl++)"
+command -v afl-whatsup >/dev/null || fz_skip "afl++ is not installed (apt-get install afl++)"
 cd "$T"
 fzcc -O1 -o demo "$FZ_ROOT/testcases/demo.c" || fail "fz-cc could not build testcases/demo.c"
 fz-fuzz -q -s 1 -E 20000 -i "$FZ_ROOT/testcases/demo_seeds" -o out -- ./demo @@ >log 2>&1
@@ -20,9 +20,8 @@ grep -Eq 'Total execs : [0-9]+ thousands|Total execs : [1-9]' whatsup.log ||
 ok "afl-whatsup reads fuzzer_stats"
 
 if ! command -v gnuplot >/dev/null; then
-    # A visible skip: the run reports SKIP with this line (fz_skip once lib.sh has it).
-    echo "afl-whatsup part passed; afl-plot part skipped: gnuplot is not installed (apt-get install gnuplot-nox)"
-    exit 77
+    # A visible skip: the run reports SKIP with this line.
+    fz_skip "afl-whatsup part passed; afl-plot part skipped: gnuplot is not installed (apt-get install gnuplot-nox)"
 fi
 # plot_data gets a line every 5 s and at exit; afl-plot wants at least two
 # data lines, which the start and the end of any run provide.

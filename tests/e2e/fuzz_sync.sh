@@ -95,10 +95,10 @@ if command -v afl-fuzz >/dev/null; then
         [ "$seen" = 3 ] || { cat whatsup.log; fail "afl-whatsup sees $seen instances, want 3"; }
         ok "afl-whatsup sums the three instances"
     else
-        echo "note: afl-whatsup is not installed; its part of the interop check skipped"
+        fz_skip_part "afl-whatsup is not installed; its part of the interop check skipped"
     fi
 else
-    echo "note: afl++ is not installed (apt-get install afl++); interop part skipped"
+    fz_skip_part "afl++ is not installed (apt-get install afl++); interop part skipped"
 fi
 
 # --- Garbage in peer directories is skipped without a crash or an error.

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 for f in "$FZ_PLUGIN" fz-rt.o fz-libfuzzer.o; do
-    [ -e "$FZ_ROOT/lib/fz/$f" ] || skip "lib/fz/$f is not built yet"
+    [ -e "$FZ_ROOT/lib/fz/$f" ] || fz_skip "lib/fz/$f is not built yet"
 done
 cd "$T"
 
@@ -173,7 +173,7 @@ fi
 # own, and so on.  Each module registers its own range: those sets must be
 # non-empty, lit by no input of another module, and lie in disjoint,
 # non-interleaved ranges.
-[ -x "$FZ_BIN/fz-showmap" ] || skip "bin/fz-showmap is not built; slot ranges not checked"
+[ -x "$FZ_BIN/fz-showmap" ] || fz_skip "bin/fz-showmap is not built; slot ranges not checked"
 for m in a b c; do
     cat >mod_$m.c <<EOF2
 #include <stdio.h>

@@ -12,7 +12,7 @@
 # (FZ_BUILT_GCC_BASEVER / FZ_BUILT_GCC_CONFIG, the only knobs for this).
 . "$(dirname "$0")/../lib.sh"
 
-[ -e "$FZ_ROOT/lib/fz/fz-gcc-plugin.version" ] || skip "lib/fz/fz-gcc-plugin.version is not built"
+[ -e "$FZ_ROOT/lib/fz/fz-gcc-plugin.version" ] || fz_skip "lib/fz/fz-gcc-plugin.version is not built"
 host=$(gcc -dumpfullversion)
 cd "$T"
 printf 'int main(void) { return 0; }\n' >x.c

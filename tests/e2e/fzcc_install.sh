@@ -6,8 +6,8 @@
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 
-[ -e "$FZ_ROOT/lib/fz/$FZ_PLUGIN" ] || skip "lib/fz/$FZ_PLUGIN is not built"
-[ -x "$FZ_BIN/fz-showmap" ] || skip "bin/fz-showmap is not built"
+[ -e "$FZ_ROOT/lib/fz/$FZ_PLUGIN" ] || fz_skip "lib/fz/$FZ_PLUGIN is not built"
+[ -x "$FZ_BIN/fz-showmap" ] || fz_skip "bin/fz-showmap is not built"
 make -C "$FZ_ROOT" --no-print-directory install DESTDIR="$T/dest" PREFIX=/p >"$T/install.log" 2>&1 ||
     fail "make install failed: $(tail -5 "$T/install.log")"
 P=$T/dest/p

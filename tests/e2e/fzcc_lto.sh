@@ -8,7 +8,7 @@
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 
-[ -x "$FZ_BIN/fz-showmap" ] || skip "bin/fz-showmap is not built"
+[ -x "$FZ_BIN/fz-showmap" ] || fz_skip "bin/fz-showmap is not built"
 cd "$T"
 cp "$FZ_ROOT/testcases/cov_c.c" .
 # A second unit, so that partitions and cross-unit inlining happen.

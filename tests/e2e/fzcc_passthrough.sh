@@ -98,7 +98,7 @@ fi
 
 # The rest compiles for real and needs the built plugin and runtime.
 for f in $plugin fz-rt.o; do
-    [ -e "$FZ_ROOT/lib/fz/$f" ] || skip "lib/fz/$f is not built yet; pass-through checks passed"
+    [ -e "$FZ_ROOT/lib/fz/$f" ] || fz_skip "lib/fz/$f is not built yet; pass-through checks passed"
 done
 
 # A compile prints nothing on stdout; the report goes to stderr.

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 so=$FZ_ROOT/lib/fz/fz-gcc-plugin.so
-[ -e "$so" ] || skip "lib/fz/fz-gcc-plugin.so is not built"
+[ -e "$so" ] || fz_skip "lib/fz/fz-gcc-plugin.so is not built"
 [ "$(gcc -dumpmachine | cut -d- -f1)" = x86_64 ] || skip "the assembly checks are written for x86-64"
 prio=$(sed -n 's/^#define FZ_CTOR_PRIORITY_REGISTER \([0-9]*\).*/\1/p' "$FZ_ROOT/include/fz-config.h")
 [ -n "$prio" ] || fail "FZ_CTOR_PRIORITY_REGISTER not found in include/fz-config.h"

@@ -6,7 +6,7 @@
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 
-[ -x "$FZ_BIN/fz-showmap" ] || skip "bin/fz-showmap is not built"
+[ -x "$FZ_BIN/fz-showmap" ] || fz_skip "bin/fz-showmap is not built"
 
 # Inputs: each pair of them takes visibly different paths through both
 # programs (magic ladder, switch cases, shapes, exception or not).

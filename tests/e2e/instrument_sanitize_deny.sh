@@ -9,7 +9,7 @@
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 
-[ -x "$FZ_BIN/fz-showmap" ] || skip "bin/fz-showmap is not built"
+[ -x "$FZ_BIN/fz-showmap" ] || fz_skip "bin/fz-showmap is not built"
 C=$FZ_ROOT/testcases/cov_c.c
 CXX=$FZ_ROOT/testcases/cov_cxx.cc
 printf 'FUZ!' >"$T/in1"
@@ -28,7 +28,7 @@ export ASAN_OPTIONS=detect_leaks=0
 for lang in c cxx; do
     if [ $lang = c ]; then src=$C fz=fzcc plain=plaincc; else src=$CXX fz=fzcxx plain=plaincxx; fi
     $plain -O1 -g -fsanitize=address,undefined "$src" -o "$T/plain_$lang" ||
-        skip "plain $FZ_TEST_CC cannot build with -fsanitize=address,undefined"
+        fz_skip "plain $FZ_TEST_CC cannot build with -fsanitize=address,undefined"
     $fz -O1 -g -fsanitize=address,undefined "$src" -o "$T/fz_$lang" ||
         fail "fz build with -fsanitize=address,undefined failed ($lang)"
     for i in 1 2; do

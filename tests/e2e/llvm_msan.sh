@@ -10,7 +10,7 @@
 FZ_TEST_CC=clang
 . "$(dirname "$0")/../lib.sh"
 
-for b in fz-showmap fz-fuzz; do [ -x "$FZ_BIN/$b" ] || skip "bin/$b is not built"; done
+for b in fz-showmap fz-fuzz; do [ -x "$FZ_BIN/$b" ] || fz_skip "bin/$b is not built"; done
 cd "$T"
 
 # --- a plain program: same behaviour as the plain MSan build -------------

@@ -10,8 +10,8 @@ FZ_TEST_CC=clang
 
 command -v clang >/dev/null || fz_skip "clang is not installed (apt-get install clang llvm-dev)"
 [ -e "$FZ_ROOT/lib/fz/fz-llvm-pass.so" ] || fz_skip "lib/fz/fz-llvm-pass.so is not built (needs llvm-dev)"
-[ -e "$FZ_ROOT/lib/fz/fz-libfuzzer.o" ] || skip "lib/fz/fz-libfuzzer.o (runtime) is not built"
-[ -x "$FZ_BIN/fz-showmap" ] || skip "bin/fz-showmap is not built"
+[ -e "$FZ_ROOT/lib/fz/fz-libfuzzer.o" ] || fz_skip "lib/fz/fz-libfuzzer.o (runtime) is not built"
+[ -x "$FZ_BIN/fz-showmap" ] || fz_skip "bin/fz-showmap is not built"
 
 cat >"$T/h.c" <<'EOF'
 #include <stddef.h>

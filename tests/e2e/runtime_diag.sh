@@ -8,7 +8,7 @@
 # the controls (plain, ASan/UBSan, libFuzzer-style) give none.
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
-[ -x "$FZ_BIN/fz-fuzz" ] || skip "bin/fz-fuzz is not built yet"
+[ -x "$FZ_BIN/fz-fuzz" ] || fz_skip "bin/fz-fuzz is not built yet"
 cd "$T" || exit 1
 
 fzcc -O1 -DPERSISTENT "$FZ_ROOT/testcases/diag_target.c" -o dp || fail "cannot build diag_target.c (persistent)"

@@ -11,7 +11,7 @@
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 [ -x "$FZ_BIN/fz-cc" ] && [ -e "$FZ_ROOT/lib/fz/fz-rt.o" ] || fail "build fz first (make)"
-[ -x "$FZ_BIN/fz-fuzz" ] || skip "bin/fz-fuzz is not built yet"
+[ -x "$FZ_BIN/fz-fuzz" ] || fz_skip "bin/fz-fuzz is not built yet"
 cd "$T" || exit 1
 
 cat >harness.c <<'C'

@@ -8,7 +8,7 @@
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 [ -x "$FZ_BIN/fz-cc" ] && [ -e "$FZ_ROOT/lib/fz/fz-libfuzzer.o" ] || fail "build fz first (make)"
-[ -x "$FZ_BIN/fz-fuzz" ] || skip "bin/fz-fuzz is not built yet"
+[ -x "$FZ_BIN/fz-fuzz" ] || fz_skip "bin/fz-fuzz is not built yet"
 cd "$T" || exit 1
 
 fzcc -O1 -fsanitize=fuzzer "$FZ_ROOT/testcases/libfuzzer_harness.c" -o harness ||

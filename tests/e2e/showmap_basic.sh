@@ -61,7 +61,7 @@ if command -v afl-showmap >/dev/null; then
     cmp -s am m2s || fail "afl-showmap disagrees: $(diff am m2 | head -5)"
     ok "same map as afl-showmap"
 else
-    echo "note: afl-showmap is not installed (apt-get install afl++); comparison skipped"
+    fz_skip_part "afl-showmap is not installed (apt-get install afl++); comparison skipped"
 fi
 
 if [ -e "$FZ_ROOT/testcases/persistent.c" ]; then
@@ -72,5 +72,5 @@ if [ -e "$FZ_ROOT/testcases/persistent.c" ]; then
     [ -s mp ] || fail "persistent harness: empty map"
     ok "persistent harness: $(wc -l <mp) tuples"
 else
-    echo "note: testcases/persistent.c is missing; persistent harness part skipped"
+    fz_skip_part "testcases/persistent.c is missing; persistent harness part skipped"
 fi
