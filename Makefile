@@ -78,6 +78,6 @@ install: all
 	cp -P $(LIBFZ)/* $(DESTDIR)$(PREFIX)/lib/fz/
 
 clean:
-	rm -rf $(BIN) lib $(OBJ) tests/out
+	rm -rf $(BIN) lib $(OBJ) tests/out bench/out
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

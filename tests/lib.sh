@@ -79,3 +79,40 @@ fz_tree_copy() {
 
 # Keep fz-cc's per-file report out of test logs unless asked for.
 export FZ_QUIET=${FZ_QUIET:-1}
+
+# fz_apt_source SRCPKG MARKER: sets fz_src to Debian's unpacked source of
+# SRCPKG (a source package name), cached in tests/out/cache/SRCPKG/ and
+# fetched with `apt-get source` when no cached tree holds the file MARKER.
+# Fetching needs root, apt and a deb-src entry (added here when the machine
+# has none): each is something CI provides, so their absence is an fz_skip.
+# Returns 1, with the tail of apt's log printed, when `apt-get source`
+# itself fails (no network, or a mirror without that source package); the
+# caller decides whether that may skip under CI.
+fz_apt_source() {
+    local pkg=$1 marker=$2 cache=$FZ_ROOT/tests/out/cache
+    fz_src=$(ls -d "$cache/$pkg/$pkg"-*/ 2>/dev/null | head -n 1)
+    fz_src=${fz_src%/}
+    [ -n "$fz_src" ] && [ -e "$fz_src/$marker" ] && return 0
+    [ "$(id -u)" = 0 ] || fz_skip "no cached $pkg source and not root: run once as root to fetch it with apt-get source"
+    command -v apt-get >/dev/null || fz_skip "apt-get not available to fetch the $pkg source"
+    if ! command -v dpkg-source >/dev/null; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev >&2 ||
+            fz_skip "could not install dpkg-dev to unpack the $pkg source (no network?)"
+    fi
+    if ! grep -rqs '^deb-src\|^Types:.*deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+        printf '%s\n' "# Added by fz's tests (tests/lib.sh): source packages for the build tests." \
+            'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' 'Components: main' \
+            'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >/etc/apt/sources.list.d/fz-deb-src.sources
+        apt-get update -qq >&2 || fz_skip "apt-get update failed (no network?)"
+    fi
+    rm -rf "$cache/$pkg.tmp" && mkdir -p "$cache/$pkg.tmp"
+    if ! (cd "$cache/$pkg.tmp" && apt-get source -qq "$pkg") >"$T/apt-$pkg.log" 2>&1; then
+        sed 's/^/    /' "$T/apt-$pkg.log" | tail -n 3
+        rm -rf "$cache/$pkg.tmp"
+        return 1
+    fi
+    rm -rf "$cache/$pkg" && mv "$cache/$pkg.tmp" "$cache/$pkg"
+    fz_src=$(ls -d "$cache/$pkg/$pkg"-*/ | head -n 1)
+    fz_src=${fz_src%/}
+    [ -e "$fz_src/$marker" ] || fail "the $pkg source in $fz_src has no $marker"
+}

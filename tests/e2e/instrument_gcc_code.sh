@@ -17,29 +17,7 @@ prio=$(sed -n 's/^#define FZ_CTOR_PRIORITY_REGISTER \([0-9]*\).*/\1/p' "$FZ_ROOT
 prio5=$(printf %05d "$prio")
 
 cd "$T"
-cat >t.c <<'EOF2'
-#include <stdio.h>
-#include <string.h>
-static int classify(const char *s)
-{
-    if (s[0] == 'F' && s[1] == 'Z')
-        return 2;
-    return strlen(s) > 3;
-}
-int helper(int x)
-{
-    int r = 0;
-    for (int i = 0; i < x; i++)
-        r += i & 1 ? i : -i;
-    return r;
-}
-int main(int argc, char **argv)
-{
-    int k = argc > 1 ? classify(argv[1]) : -1;
-    printf("%d %d\n", k, helper(argc));
-    return 0;
-}
-EOF2
+cp "$FZ_ROOT/testcases/codegen.c" t.c
 
 # calls FILE: call and tail-call instructions, other than to __fz_register.
 calls() { grep -E '^\s(call|jmp)\s+[A-Za-z_]' "$1" | grep -v __fz_register | sed 's/@PLT//' | sort; }

@@ -11,29 +11,7 @@ command -v clang >/dev/null || fz_skip "clang is not installed (apt-get install 
 so=$FZ_ROOT/lib/fz/fz-llvm-pass.so
 [ -e "$so" ] || fz_skip "lib/fz/fz-llvm-pass.so is not built (needs llvm-dev)"
 
-cat >"$T/t.c" <<'EOF'
-#include <stdio.h>
-#include <string.h>
-static int classify(const char *s)
-{
-    if (s[0] == 'F' && s[1] == 'Z')
-        return 2;
-    return strlen(s) > 3;
-}
-int skipped_helper(int x)
-{
-    int r = 0;
-    for (int i = 0; i < x; i++)
-        r += i & 1 ? i : -i;
-    return r;
-}
-int main(int argc, char **argv)
-{
-    int k = argc > 1 ? classify(argv[1]) : -1;
-    printf("%d %d\n", k, skipped_helper(argc));
-    return 0;
-}
-EOF
+cp "$FZ_ROOT/testcases/codegen.c" "$T/t.c"
 
 # edges LOG: the count from the report line.
 edges() {

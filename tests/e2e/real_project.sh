@@ -12,46 +12,9 @@
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 
-cache=$FZ_ROOT/tests/out/cache
-pkg=zlib
-
-# Sets src to the cached source directory, fetching it first if needed.
-# Run in this shell, not in $(...), so that a skip's message reaches the
-# log.  Every reason to skip is something CI provides (root, network,
-# apt), so each is an fz_skip: a failure under FZ_TEST_STRICT=1.
-fetch_source() {
-    src=$(ls -d "$cache/$pkg"/$pkg-*/ 2>/dev/null | head -n 1)
-    if [ -n "$src" ] && [ -e "$src/configure" ]; then
-        src=${src%/}
-        return 0
-    fi
-    [ "$(id -u)" = 0 ] || fz_skip "no cached $pkg source and not root: run once as root to fetch it with apt-get source"
-    command -v apt-get >/dev/null || fz_skip "apt-get not available to fetch the $pkg source"
-    if ! command -v dpkg-source >/dev/null; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev >&2 ||
-            fz_skip "could not install dpkg-dev (no network?)"
-    fi
-    if ! grep -rqs '^deb-src\|^Types:.*deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-        cat >/etc/apt/sources.list.d/fz-deb-src.sources <<'EOF'
-# Added by fz's tests/e2e/real_project.sh: source packages for the build test.
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-        apt-get update -qq >&2 || fz_skip "apt-get update failed (no network?)"
-    fi
-    rm -rf "$cache/$pkg.tmp" && mkdir -p "$cache/$pkg.tmp"
-    (cd "$cache/$pkg.tmp" && apt-get source -qq "$pkg") >&2 ||
-        fz_skip "apt-get source $pkg failed (no network?)"
-    rm -rf "$cache/$pkg" && mv "$cache/$pkg.tmp" "$cache/$pkg"
-    src=$(ls -d "$cache/$pkg"/$pkg-*/ | head -n 1)
-    src=${src%/}
-}
-
-fetch_source
-[ -n "$src" ] || fail "no $pkg source"
+# zlib is on every Debian mirror, so under CI a failed fetch is a failure.
+fz_apt_source zlib configure || fz_skip "apt-get source zlib failed (no network?)"
+src=$fz_src
 echo "source: $src"
 
 case $FZ_TEST_CC in

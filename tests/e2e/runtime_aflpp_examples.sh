@@ -19,48 +19,21 @@
 . "$(dirname "$0")/../lib.sh"
 [ -x "$FZ_BIN/fz-fuzz" ] && [ -e "$FZ_ROOT/lib/fz/fz-rt.o" ] || fail "build fz first (make)"
 
-cache=$FZ_ROOT/tests/out/cache
-pkg=aflplusplus
-
 # Sets dir to the directory holding the example harnesses, fetching the
-# source first if needed.  (Not run in $(...): a skip must print and exit.)
+# source first if needed (FZ_AFLPP_SRC may name an unpacked AFL++ tree).
 fetch_source() {
     if [ -n "${FZ_AFLPP_SRC:-}" ]; then
         dir=$FZ_AFLPP_SRC/utils/persistent_mode
         [ -d "$dir" ] || fail "FZ_AFLPP_SRC=$FZ_AFLPP_SRC has no utils/persistent_mode"
         return 0
     fi
-    dir=$(ls -d "$cache/$pkg"/$pkg-*/utils/persistent_mode 2>/dev/null | head -n 1)
-    [ -n "$dir" ] && [ -e "$dir/persistent_demo_new.c" ] && return 0
-    [ "$(id -u)" = 0 ] || fz_skip "no cached afl++ source and not root: run once as root to fetch it with apt-get source"
-    command -v apt-get >/dev/null || fz_skip "apt-get not available to fetch the afl++ source"
-    if ! command -v dpkg-source >/dev/null; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev >&2 ||
-            fz_skip "could not install dpkg-dev to unpack the afl++ source (no network?)"
-    fi
-    if ! grep -rqs '^deb-src\|^Types:.*deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-        cat >/etc/apt/sources.list.d/fz-deb-src.sources <<'EOF'
-# Added by fz's tests/e2e: source packages for the build tests.
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-        apt-get update -qq >&2 || fz_skip "apt-get update failed (no network?)"
-    fi
-    rm -rf "$cache/$pkg.tmp" && mkdir -p "$cache/$pkg.tmp"
-    (cd "$cache/$pkg.tmp" && apt-get source -qq afl++) >"$T/apt.log" 2>&1 || {
-        sed 's/^/    /' "$T/apt.log" | tail -n 3
-        rm -rf "$cache/$pkg.tmp"
-        # Not fz_skip: the mirror CI uses may simply not carry this source
-        # package (seen: 404 for aflplusplus_4.04c.orig.tar.gz), which no fix
-        # on our side changes; the skip stays visible in the e2e summary.
+    # Not fz_skip when apt-get source fails: the mirror CI uses may simply
+    # not carry this source package (seen: 404 for
+    # aflplusplus_4.04c.orig.tar.gz), which nothing on our side changes; the
+    # skip stays visible in the e2e summary.
+    fz_apt_source aflplusplus utils/persistent_mode/persistent_demo_new.c ||
         skip "apt-get source afl++ failed (no network, or the mirror lacks the source files): AFL++'s example harnesses not tested"
-    }
-    rm -rf "$cache/$pkg" && mv "$cache/$pkg.tmp" "$cache/$pkg"
-    dir=$(ls -d "$cache/$pkg"/$pkg-*/utils/persistent_mode 2>/dev/null | head -n 1)
-    [ -n "$dir" ] || fail "the afl++ source has no utils/persistent_mode"
+    dir=$fz_src/utils/persistent_mode
 }
 
 fetch_source
