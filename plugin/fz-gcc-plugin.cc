@@ -32,6 +32,28 @@
  *     a counter.  A block that starts with a returns-twice call (setjmp) gets
  *     none, because nothing may precede that call in its block.
  *
+ *  2a. Pruning (on unless FZ_NO_PRUNE is set to something other than "0"
+ *     when compiling).  Of the blocks picked so far, and not denied (5), a
+ *     block then loses its counter when the counters of its neighbours
+ *     already tell whether it ran:
+ *       (a) it is not the function's first block, has successors, and
+ *           dominates each of them, all counted: a run through it goes on
+ *           into one of them, and none of them runs unless it ran first;
+ *       (b) it has two or more predecessors, all counted, and
+ *           post-dominates each of them: it is entered only from them, and
+ *           a run through any of them goes on to it.
+ *     Either way it ran exactly when one of those counters is set, so which
+ *     blocks ran, and with split critical edges which edges were taken,
+ *     still follows from the map.  The blocks a dropped block relies on are
+ *     pinned and keep their counters, as do the predecessors of a redundant
+ *     block, so what a dropped block relies on is always counted, never
+ *     another dropped block.  Blocks are tried in function order.  The
+ *     price: "goes on" assumes the run does not stop half-way (exit() or a
+ *     crash in a call, longjmp, a hang), so a run that stops inside a block
+ *     dropped by (a) does not show it, and one that stops between a
+ *     predecessor and a block dropped by (b) shows that block; and a
+ *     dropped block's own hit count is not in the map.
+ *
  *  3. Slots.  Slots are numbered 0..N-1 in the order functions are compiled
  *     and blocks are walked.  Per edge the pass inserts, after the block's
  *     labels:
@@ -121,6 +143,7 @@ namespace
 struct fz_state {
     fz_denylist_t deny;
     bool quiet;
+    bool prune;     /* the pruning rule is on (FZ_NO_PRUNE unset) */
     bool tu_denied; /* the main source file is on the deny-list */
     bool frozen;    /* N is fixed; functions added from now on are ours */
     unsigned slots; /* N: slots handed out so far */
@@ -274,20 +297,100 @@ bool block_starts_with_returns_twice(basic_block bb)
     return is_gimple_call(g) && (gimple_call_flags(g) & ECF_RETURNS_TWICE);
 }
 
-bool block_needs_counter(basic_block bb, function *fn)
+/* Dropped by the redundancy rule: only fallen into, from blocks that are
+ * all counted by the first rule, so its count is the sum of theirs. */
+bool block_is_redundant(basic_block bb, function *fn)
 {
-    if (block_starts_with_returns_twice(bb))
-        return false;
     if (block_is_branch_target(bb, fn))
-        return true;
-    /* All predecessors fall through only to us; we are redundant if each of
-     * them has its own counter. */
+        return false;
     edge e;
     edge_iterator ei;
     FOR_EACH_EDGE(e, ei, bb->preds)
     if (!block_is_branch_target(e->src, fn) || block_starts_with_returns_twice(e->src))
-        return true;
-    return false;
+        return false;
+    return true;
+}
+
+bool block_needs_counter(basic_block bb, function *fn)
+{
+    return !block_starts_with_returns_twice(bb) && !block_is_redundant(bb, fn);
+}
+
+/* Pruning, part (a): bb is not the entry, has successors, and dominates
+ * each of them, all counted.  A run through bb goes on into one of them,
+ * and none of them runs without bb having run first, so bb ran exactly
+ * when one of their counters is set. */
+bool implied_by_successors(basic_block bb, function *fn, const_sbitmap counted)
+{
+    if (bb == single_succ(ENTRY_BLOCK_PTR_FOR_FN(fn)) || EDGE_COUNT(bb->succs) == 0)
+        return false;
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, bb->succs)
+    if (e->dest == bb || !bitmap_bit_p(counted, e->dest->index) ||
+        !dominated_by_p(CDI_DOMINATORS, e->dest, bb))
+        return false;
+    return true;
+}
+
+/* Pruning, part (b): bb has several predecessors, all counted, and
+ * post-dominates each of them.  bb is only entered from them, and a run
+ * through any of them goes on to bb, so bb ran exactly when one of their
+ * counters is set.  The ENTRY block is not counted, so a first block that
+ * is also a loop head never qualifies. */
+bool implied_by_predecessors(basic_block bb, const_sbitmap counted)
+{
+    if (EDGE_COUNT(bb->preds) < 2)
+        return false;
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, bb->preds)
+    if (e->src == bb || !bitmap_bit_p(counted, e->src->index) ||
+        !dominated_by_p(CDI_POST_DOMINATORS, e->src, bb))
+        return false;
+    return true;
+}
+
+/* Pruning (see the specification): takes counters off the blocks in
+ * counted whose run the counters of their neighbours already tell.  A
+ * block whose counter another block's absence relies on is pinned and
+ * keeps it, so every dropped block is implied by blocks that stay counted:
+ * the predecessors of a redundant block, and the neighbours a pruned block
+ * was dropped for. */
+void prune_counters(function *fn, sbitmap counted)
+{
+    auto_sbitmap pinned(last_basic_block_for_fn(fn));
+    bitmap_clear(pinned);
+    basic_block bb;
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_BB_FN(bb, fn)
+    {
+        if (!block_is_redundant(bb, fn))
+            continue;
+        FOR_EACH_EDGE(e, ei, bb->preds)
+        bitmap_set_bit(pinned, e->src->index);
+    }
+
+    bool had_doms = dom_info_available_p(CDI_DOMINATORS);
+    calculate_dominance_info(CDI_DOMINATORS);
+    calculate_dominance_info(CDI_POST_DOMINATORS);
+    FOR_EACH_BB_FN(bb, fn)
+    {
+        if (!bitmap_bit_p(counted, bb->index) || bitmap_bit_p(pinned, bb->index))
+            continue;
+        bool by_succs = implied_by_successors(bb, fn, counted);
+        if (!by_succs && !implied_by_predecessors(bb, counted))
+            continue;
+        bitmap_clear_bit(counted, bb->index);
+        FOR_EACH_EDGE(e, ei, by_succs ? bb->succs : bb->preds)
+        bitmap_set_bit(pinned, (by_succs ? e->dest : e->src)->index);
+    }
+    /* A pass must not leave post-dominators behind.  Dominators we leave as
+     * we found them: split_edge keeps them up to date. */
+    free_dominance_info(CDI_POST_DOMINATORS);
+    if (!had_doms)
+        free_dominance_info(CDI_DOMINATORS);
 }
 
 /* The type of a counter access: an 8-bit unsigned type that is not a
@@ -368,10 +471,17 @@ struct fz_pass : gimple_opt_pass {
 
         /* Decide first, then insert: inserting does not change the CFG, but
          * keeping the two apart keeps the rule easy to read. */
-        auto_vec<basic_block> chosen;
+        auto_sbitmap counted(last_basic_block_for_fn(fn));
+        bitmap_clear(counted);
         basic_block bb;
         FOR_EACH_BB_FN(bb, fn)
         if (block_needs_counter(bb, fn) && !block_denied(st, bb))
+            bitmap_set_bit(counted, bb->index);
+        if (st->prune)
+            prune_counters(fn, counted);
+        auto_vec<basic_block> chosen;
+        FOR_EACH_BB_FN(bb, fn)
+        if (bitmap_bit_p(counted, bb->index))
             chosen.safe_push(bb);
         if (chosen.is_empty())
             return 0;
@@ -467,7 +577,8 @@ bool env_flag(const char *name)
 struct plugin_info fz_plugin_info = {
     "fz",
     "fz edge-coverage instrumentation (see docs/coverage.md); FZ_QUIET=1 silences the report, "
-    "FZ_DENYLIST=file skips functions and files",
+    "FZ_DENYLIST=file skips functions and files, FZ_NO_PRUNE=1 counts every block the first rule "
+    "picks",
 };
 
 /* The GCC this plugin was compiled for.  The two macros exist only so that
@@ -551,6 +662,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 
     fz_state *st = new fz_state();
     st->quiet = env_flag("FZ_QUIET");
+    st->prune = !env_flag("FZ_NO_PRUNE");
     char err[1024];
     if (fz_denylist_from_env(&st->deny, err, sizeof(err)) != 0) {
         fprintf(stderr, "fz-cc: error: %s\n", err);

@@ -18,6 +18,18 @@
  *  target.  The blocks left out are only fallen into from counted blocks,
  *  so their count is the sum of those counts and carries nothing new.
  *
+ *  Pruning (the GCC plugin's rule 2a; off when FZ_NO_PRUNE is set to
+ *  anything but "" or "0" at compile time).  Of the blocks picked so far,
+ *  and not denied, a block then loses its counter when (a) it is not the
+ *  entry, has successors, and dominates each of them, all counted, or
+ *  (b) it has two or more distinct predecessors, all counted, and
+ *  post-dominates each of them; either way it ran exactly when one of
+ *  those counters is set.  The blocks it relies on, and the predecessors of
+ *  every redundant block, are pinned and keep their counters, so a dropped
+ *  block is always read off counters that exist.  Blocks are tried in
+ *  function order.  Dominator and post-dominator trees are built here,
+ *  after the edge splitting.
+ *
  *  Counters.  Per module with N > 0 slots, two globals with internal linkage:
  *  "__fz_local_counters" ([N x i8], zero) and "__fz_area" (i8*, initialised
  *  to the first).  Each instrumented function loads the map pointer once,
@@ -68,11 +80,14 @@
 #include <string>
 #include <vector>
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -340,33 +355,106 @@ static bool fz_is_branch_target(const BasicBlock &BB)
     return false;
 }
 
-/* The GCC plugin's rule (docs/coverage.md): a block that is only fallen
- * into from blocks with counters of their own is redundant, since its count
- * is the sum of theirs. */
-static bool fz_block_needs_counter(const BasicBlock &BB)
+/* Dropped by the redundancy rule (the GCC plugin's, docs/coverage.md): a
+ * block that is only fallen into from blocks counted by the first rule,
+ * so its count is the sum of theirs. */
+static bool fz_is_redundant(const BasicBlock &BB)
 {
-    if (BB.getFirstInsertionPt() == BB.end())
-        return false;
     if (fz_is_branch_target(BB))
-        return true;
+        return false;
     for (const BasicBlock *pred : predecessors(&BB))
         if (!fz_is_branch_target(*pred))
-            return true;
-    return false;
+            return false;
+    return true;
+}
+
+static bool fz_block_needs_counter(const BasicBlock &BB)
+{
+    return BB.getFirstInsertionPt() != BB.end() && !fz_is_redundant(BB);
+}
+
+typedef SmallPtrSet<const BasicBlock *, 32> fz_block_set;
+
+/* Pruning, part (a): BB is not the entry, has successors, and dominates
+ * each of them, all counted.  A run through BB goes on into one of them,
+ * and none of them runs without BB having run first, so BB ran exactly
+ * when one of their counters is set. */
+static bool fz_implied_by_successors(const BasicBlock &BB, const DominatorTree &DT,
+                                     const fz_block_set &counted)
+{
+    if (BB.isEntryBlock() || succ_empty(&BB))
+        return false;
+    for (const BasicBlock *succ : successors(&BB))
+        if (succ == &BB || !counted.count(succ) || !DT.dominates(&BB, succ))
+            return false;
+    return true;
+}
+
+/* Pruning, part (b): BB has several (distinct) predecessors, all counted,
+ * and post-dominates each of them.  BB is only entered from them, and a
+ * run through any of them goes on to BB, so BB ran exactly when one of
+ * their counters is set. */
+static bool fz_implied_by_predecessors(const BasicBlock &BB, const PostDominatorTree &PDT,
+                                       const fz_block_set &counted)
+{
+    if (pred_empty(&BB) || BB.getUniquePredecessor())
+        return false;
+    for (const BasicBlock *pred : predecessors(&BB))
+        if (pred == &BB || !counted.count(pred) || !PDT.dominates(&BB, pred))
+            return false;
+    return true;
+}
+
+/* Pruning (the GCC plugin's prune_counters): takes counters off the blocks
+ * in counted whose run the counters of their neighbours already tell.  A
+ * block whose counter another block's absence relies on is pinned and
+ * keeps it, so every dropped block is implied by blocks that stay counted:
+ * the predecessors of a redundant block, and the neighbours a pruned block
+ * was dropped for. */
+static void fz_prune(Function &F, fz_block_set &counted)
+{
+    fz_block_set pinned;
+    for (const BasicBlock &BB : F)
+        if (fz_is_redundant(BB))
+            pinned.insert(pred_begin(&BB), pred_end(&BB));
+
+    DominatorTree DT(F);
+    PostDominatorTree PDT(F);
+    for (const BasicBlock &BB : F) {
+        /* An unreachable block never runs; the dominator tree says little
+         * about it, so leave it as it is. */
+        if (!counted.count(&BB) || pinned.count(&BB) || !DT.isReachableFromEntry(&BB))
+            continue;
+        if (fz_implied_by_successors(BB, DT, counted)) {
+            pinned.insert(succ_begin(&BB), succ_end(&BB));
+        } else if (fz_implied_by_predecessors(BB, PDT, counted)) {
+            pinned.insert(pred_begin(&BB), pred_end(&BB));
+        } else {
+            continue;
+        }
+        counted.erase(&BB);
+    }
 }
 
 /* Splits the function's critical edges (those LLVM can split: not into an
  * exception pad, not out of indirectbr/callbr) and counts the blocks that
  * need it.  Returns the number of slots used; slots start at next. */
 static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64_t next,
-                                       const fz_denylist_t *dl)
+                                       const fz_denylist_t *dl, bool prune)
 {
     SplitAllCriticalEdges(F);
     /* Decide first, then insert; inserting does not change the CFG, but
      * keeping the two apart keeps the rule easy to read. */
-    std::vector<BasicBlock *> chosen;
+    fz_block_set counted;
     for (BasicBlock &BB : F)
         if (fz_block_needs_counter(BB) && !fz_block_denied(BB, dl))
+            counted.insert(&BB);
+    if (prune)
+        fz_prune(F, counted);
+    /* In block order, so slot numbers do not depend on pointer values. */
+    std::vector<BasicBlock *> chosen;
+    for (BasicBlock &BB : F)
+        if (counted.count(&BB))
             chosen.push_back(&BB);
     if (chosen.empty())
         return 0;
@@ -452,6 +540,9 @@ PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
         exit(1);
     }
 
+    /* FZ_NO_PRUNE, like FZ_QUIET: any value but "" and "0" sets it. */
+    const char *no_prune = getenv("FZ_NO_PRUNE");
+    bool prune = !(no_prune && *no_prune && strcmp(no_prune, "0") != 0);
     uint64_t n = 0;
     if (!fz_denylist_deny_source(&dl, M.getSourceFileName().c_str())) {
         LLVMContext &C = M.getContext();
@@ -461,7 +552,7 @@ PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
                                ConstantPointerNull::get(cast<PointerType>(ptr_ty)), "__fz_area");
         for (Function &F : M)
             if (fz_should_instrument(F, &dl))
-                n += fz_instrument_function(F, area, n, &dl);
+                n += fz_instrument_function(F, area, n, &dl, prune);
         if (n > 0) {
             fz_emit_counters(M, area, n);
             fz_emit_registration(M, area, n);
