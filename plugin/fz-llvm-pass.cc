@@ -438,11 +438,14 @@ static void fz_prune(Function &F, fz_block_set &counted)
 
 /* Splits the function's critical edges (those LLVM can split: not into an
  * exception pad, not out of indirectbr/callbr) and counts the blocks that
- * need it.  Returns the number of slots used; slots start at next. */
+ * need it.  Returns the number of slots used; slots start at next.  Sets
+ * *changed when it changed the function, slots or not (a split edge alone
+ * invalidates the CFG analyses). */
 static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64_t next,
-                                       const fz_denylist_t *dl, bool prune)
+                                       const fz_denylist_t *dl, bool prune, bool *changed)
 {
-    SplitAllCriticalEdges(F);
+    if (SplitAllCriticalEdges(F) > 0)
+        *changed = true;
     /* Decide first, then insert; inserting does not change the CFG, but
      * keeping the two apart keeps the rule easy to read. */
     fz_block_set counted;
@@ -544,6 +547,7 @@ PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
     const char *no_prune = getenv("FZ_NO_PRUNE");
     bool prune = !(no_prune && *no_prune && strcmp(no_prune, "0") != 0);
     uint64_t n = 0;
+    bool changed = false;
     if (!fz_denylist_deny_source(&dl, M.getSourceFileName().c_str())) {
         LLVMContext &C = M.getContext();
         Type *ptr_ty = Type::getInt8PtrTy(C);
@@ -552,7 +556,7 @@ PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
                                ConstantPointerNull::get(cast<PointerType>(ptr_ty)), "__fz_area");
         for (Function &F : M)
             if (fz_should_instrument(F, &dl))
-                n += fz_instrument_function(F, area, n, &dl, prune);
+                n += fz_instrument_function(F, area, n, &dl, prune, &changed);
         if (n > 0) {
             fz_emit_counters(M, area, n);
             fz_emit_registration(M, area, n);
@@ -562,7 +566,7 @@ PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
     }
     fz_denylist_free(&dl);
     fz_report(M, n);
-    return n > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    return n > 0 || changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace
