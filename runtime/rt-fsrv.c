@@ -88,15 +88,16 @@ static int fds_ours(void)
            s.st_dev == fs.st_st.st_dev;
 }
 
-/* Non-zero when 198/199 are (still) the fuzzer's pipes.  Losing them
- * before the handshake is fatal, and the fuzzer hears why through the
- * diagnostics page: our stderr usually goes to /dev/null, and without the
- * flag all it would see is a program that exits without a handshake. */
+/* Non-zero when 198/199 are (still) the fuzzer's pipes.  When the early
+ * constructor did not see them, they are recorded now, for direct mode's
+ * later checks.  Losing them before the handshake is fatal, and the fuzzer
+ * hears why through the diagnostics page: our stderr usually goes to
+ * /dev/null, and without the flag all it would see is a program that exits
+ * without a handshake. */
 static int fds_usable(void)
 {
-    struct stat c, s;
     if (!fs.fds_seen)
-        return is_pipe(CTL_FD, &c) && is_pipe(ST_FD, &s);
+        return fs.fds_seen = is_pipe(CTL_FD, &fs.ctl_st) && is_pipe(ST_FD, &fs.st_st);
     if (fds_ours())
         return 1;
     __fz_rt_diag_fds_lost(FZ_DIAG_FDS_EARLY);
@@ -310,8 +311,6 @@ static void fsrv_start(void)
 {
     if (!fds_usable())
         return;
-    if (!fs.fds_seen) /* direct mode compares against these later */
-        fs.fds_seen = is_pipe(CTL_FD, &fs.ctl_st) && is_pipe(ST_FD, &fs.st_st);
     const char *v = getenv(FZ_ENV_FSRV_VERSION);
     const char *p = getenv(FZ_ENV_PERSISTENT);
     fs.persistent = p && *p && *p != '0';
