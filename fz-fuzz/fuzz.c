@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "fz-fuzz/calibrate.h"
-#include "fz-fuzz/coverage.h"
-#include "fz-fuzz/minimize.h"
+#include "core/coverage.h"
+#include "core/minimize.h"
 #include "fz-fuzz/status.h"
 #include "fz-fuzz/sync.h"
 #include "fz-fuzz/triage.h"

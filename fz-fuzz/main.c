@@ -14,7 +14,7 @@
 
 #include "fz-config.h"
 #include "fz-fuzz/calibrate.h"
-#include "fz-fuzz/coverage.h"
+#include "core/coverage.h"
 #include "fz-fuzz/dictfile.h"
 #include "fz-fuzz/fuzz.h"
 #include "fz-fuzz/replay.h"

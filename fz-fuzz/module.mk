@@ -21,7 +21,7 @@ $(OBJ)/tests/check_queue: tests/check_queue.c $(OBJ)/fz-fuzz/queue.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 
-$(OBJ)/tests/check_options: tests/check_options.c $(OBJ)/fz-fuzz/options.o $(OBJ)/fz-fuzz/tools.o
+$(OBJ)/tests/check_options: tests/check_options.c $(OBJ)/fz-fuzz/options.o $(OBJ)/core/util.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "fz-fuzz/queue.h"
-#include "fz-fuzz/tools.h"
+#include "core/util.h"
 #include "fz-log.h"
 
 #define LOCK_NAME ".fz.lock"

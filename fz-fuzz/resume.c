@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fz-fuzz/coverage.h"
+#include "core/coverage.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
 

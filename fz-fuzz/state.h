@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "fz-fuzz/diag.h"
-#include "fz-fuzz/fsrv.h"
+#include "core/fsrv.h"
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/outdir.h"
 #include "fz-fuzz/queue.h"

@@ -14,7 +14,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "fz-fuzz/coverage.h"
+#include "core/coverage.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fz-fuzz/coverage.h"
+#include "core/coverage.h"
 #include "fz-fuzz/diag.h"
 
 void fz_status_init(fz_state_t *st)

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fz-fuzz/coverage.h"
+#include "core/coverage.h"
 #include "fz-fuzz/fuzz.h"
-#include "fz-fuzz/minimize.h"
+#include "core/minimize.h"
 #include "fz-fuzz/sync.h"
 #include "fz-log.h"
 

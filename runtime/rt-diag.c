@@ -5,7 +5,7 @@
  * __AFL_LOOP, descriptors 198/199 closed or replaced by the program.  Each
  * silently costs the fuzzer crashes or coverage (or, for the descriptors
  * before start-up, gets misdiagnosed), so fz-fuzz turns these bits into
- * one warning or error each (fz-fuzz/diag.c, fz-fuzz/fsrv.c).
+ * one warning or error each (fz-fuzz/diag.c, core/fsrv.c).
  *
  * The channel is a small SysV segment the fuzzer names in
  * FZ_ENV_DIAG_SHM_ID (include/fz-protocol.h).  Without it (outside a

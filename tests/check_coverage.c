@@ -1,5 +1,5 @@
 /*
- * check_coverage.c - unit tests for fz-fuzz/coverage.c: bucket boundaries,
+ * check_coverage.c - unit tests for core/coverage.c: bucket boundaries,
  * new-edge vs new-count verdicts, and the word-at-a-time code against a
  * byte-at-a-time reference on random and sparse maps.
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fz-fuzz/coverage.h"
+#include "core/coverage.h"
 #include "tests/check-run.h"
 
 /* A tiny deterministic generator so failures reproduce. */

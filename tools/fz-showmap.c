@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fz-fuzz/coverage.h"
-#include "fz-fuzz/fsrv.h"
-#include "fz-fuzz/tools.h"
+#include "core/coverage.h"
+#include "core/fsrv.h"
+#include "core/util.h"
 #include "fz-log.h"
 
 const char *fz_log_prog = "fz-showmap";

@@ -3,11 +3,11 @@
  * strategy lives in mutators/reduce.h; this file only runs its candidates
  * and judges them, so the strategy stays a pure, testable iterator.
  */
-#include "fz-fuzz/minimize.h"
+#include "core/minimize.h"
 
 #include <string.h>
 
-#include "fz-fuzz/coverage.h"
+#include "core/coverage.h"
 #include "mutators/reduce.h"
 
 /* Extra runs of the final result when it fails its last check: one miss

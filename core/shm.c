@@ -1,7 +1,7 @@
 /*
  * shm.c - creates the SysV segments shared with the target (see shm.h).
  */
-#include "fz-fuzz/shm.h"
+#include "core/shm.h"
 
 #include <errno.h>
 #include <stdio.h>

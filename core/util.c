@@ -1,8 +1,8 @@
 /*
- * tools.c - helpers shared by the stand-alone tools (see tools.h).
+ * util.c - helpers shared by fz-fuzz and the stand-alone tools (see util.h).
  */
 #define _GNU_SOURCE
-#include "fz-fuzz/tools.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "fz-fuzz/shm.h"
+#include "core/shm.h"
 
 typedef enum {
     FZ_RUN_OK,    /* the target ran and exited (any exit code) */

@@ -1,16 +1,16 @@
 /*
- * tools.h - small helpers the stand-alone tools (fz-showmap, fz-tmin,
+ * util.h - small helpers the stand-alone tools (fz-showmap, fz-tmin,
  * fz-cmin) and fz-fuzz share: number parsing, whole-file reads, atomic
  * writes, environment flags, the -t / -m options.
  */
-#ifndef FZ_TOOLS_H
-#define FZ_TOOLS_H
+#ifndef FZ_CORE_UTIL_H
+#define FZ_CORE_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "fz-fuzz/fsrv.h"
+#include "core/fsrv.h"
 
 /* Parses a decimal option value in [min, max] or dies naming the flag. */
 uint32_t fz_tool_parse_u32(const char *s, const char *flag, uint32_t min, uint32_t max);

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fz-fuzz/fsrv.h"
+#include "core/fsrv.h"
 
 typedef enum {
     FZ_MIN_CRASH,   /* keep a crash (signal crash_signal, or any if 0) */

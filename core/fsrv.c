@@ -5,7 +5,7 @@
  * every way a target can fail to start.
  */
 #define _GNU_SOURCE
-#include "fz-fuzz/fsrv.h"
+#include "core/fsrv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "fz-config.h"
-#include "fz-fuzz/tools.h"
+#include "core/util.h"
 #include "fz-protocol.h"
 
 /* Map size assumed for a target that does not report one: AFL's classic

@@ -4,7 +4,7 @@
  * work only for non-zero words, because a typical map is mostly zeros:
  * a few thousand edges hit in a 64 KiB - 8 MiB map.
  */
-#include "fz-fuzz/coverage.h"
+#include "core/coverage.h"
 
 #include <string.h>
 

@@ -1,0 +1,21 @@
+# core/core.mk - the execution core shared by fz-fuzz and the tools
+# (build/libfzcore.a: shared memory, forkserver client, coverage map,
+# minimizer driver, file and option helpers).  The minimizer drives
+# mutators/reduce.h, so programs that use the core link build/libfzmut.a
+# after it.
+
+CORE_SRCS := core/shm.c core/fsrv.c core/coverage.c core/minimize.c core/util.c
+CORE_OBJS := $(CORE_SRCS:%.c=$(OBJ)/%.o)
+CORE_LIBS := $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
+
+$(OBJ)/libfzcore.a: $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+ALL += $(OBJ)/libfzcore.a
+
+UNIT_TESTS += $(OBJ)/tests/check_coverage
+
+$(OBJ)/tests/check_coverage: tests/check_coverage.c $(OBJ)/core/coverage.o
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)

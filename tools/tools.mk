@@ -1,0 +1,13 @@
+# tools/tools.mk - the stand-alone tools over the execution core (core/):
+# fz-showmap, fz-tmin, fz-cmin.  Each tools/fz-NAME.c is one program's main:
+# option parsing and its report, nothing the others share.
+
+CORE_TOOLS := $(BIN)/fz-showmap $(BIN)/fz-tmin $(BIN)/fz-cmin
+ALL += $(CORE_TOOLS)
+
+$(BIN)/fz-showmap: $(OBJ)/tools/fz-showmap.o build/libfzcore.a
+$(BIN)/fz-tmin: $(OBJ)/tools/fz-tmin.o build/libfzcore.a build/libfzmut.a
+$(BIN)/fz-cmin: $(OBJ)/tools/fz-cmin.o build/libfzcore.a build/libfzmut.a
+$(CORE_TOOLS):
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) -o $@ $^
