@@ -1,0 +1,111 @@
+/*
+ * fz-cmplog.h - the comparison log: the contract between the comparison
+ * hooks the compiler back ends insert (plugin/), the runtime that fills the
+ * log (runtime/), and fz-fuzz, which asks for it on chosen runs and reads
+ * it (the input-to-state stage and the automatic dictionary).
+ *
+ * The idea (RedQueen; AFL++'s CmpLog; libFuzzer's trace-cmp): most checks
+ * that block a fuzzer compare bytes of the input, maybe transformed, with a
+ * value the program holds.  If the fuzzer sees both operands it can find
+ * the first one in the input and put the second one there.
+ *
+ * One build serves both kinds of run.  Every comparison site is compiled
+ * as "if (logging is on) call the hook", so a run that is not logging pays
+ * a load and a not-taken branch per comparison executed, and nothing else.
+ * Logging is on only in a child whose run the fuzzer marked (enabled = 1
+ * in the log header below before the run, 0 after); the runtime reads that
+ * word once at the start of each run (after fork in the forkserver loop,
+ * and at every __AFL_LOOP pass), never per comparison.
+ *
+ * Set-up:
+ *   fuzzer -> target : FZ_ENV_CMPLOG_SHM_ID = SysV id of an fz_cmplog_t
+ *                      segment (only when comparison feedback is on).
+ *   target -> fuzzer : the version-1 options word carries
+ *                      FZ_FS_NEW_OPT_FZ_CMPLOG when the runtime attached
+ *                      the segment AND at least one module of the program
+ *                      has comparison hooks.  No bit: the fuzzer turns the
+ *                      stage off (an older fz build, afl-cc, -n) and says
+ *                      so once.
+ *
+ * Per logging run the fuzzer zeroes hdr[] (not op[]: entries past
+ * min(hits, FZ_CMP_PAIRS) are never read), sets enabled = 1, runs the
+ * target, sets enabled = 0, and reads the log.
+ */
+#ifndef FZ_CMPLOG_H
+#define FZ_CMPLOG_H
+
+#include <stdint.h>
+
+#define FZ_ENV_CMPLOG_SHM_ID "__FZ_CMPLOG_SHM_ID"
+
+/* Version-1 options bit (fz's own, next to FZ_FS_NEW_OPT_FZ_DIRECT in
+ * fz-protocol.h; only ever sent to a fuzzer that set the variable). */
+#define FZ_FS_NEW_OPT_FZ_CMPLOG 0x00200000u
+
+/* Log slots.  A site's slot is stable for the life of one forkserver (the
+ * runtime derives it from the site's identity, see runtime/rt-cmp.c); two
+ * sites may share a slot in a program with more sites than this, which
+ * only mixes their entries.  16384 covers the compare sites of most
+ * libraries' hot paths; the header array (8 bytes each) is what a logging
+ * run clears. */
+#define FZ_CMP_SITES 16384u
+
+/* Operand pairs kept per site per run.  Entry i of a site is the pair of
+ * its (i mod FZ_CMP_PAIRS)-th call in the run, so a site called more often
+ * keeps its latest pairs; hits says how many calls there were. */
+#define FZ_CMP_PAIRS 32u
+
+/* Bytes kept of each operand of a string / memory comparison. */
+#define FZ_CMP_STR_MAX 32u
+
+/* fz_cmp_hdr_t.type */
+#define FZ_CMP_NONE 0 /* slot unused this run */
+#define FZ_CMP_INT 1  /* integer comparison: ops are fz_cmp_int_t */
+#define FZ_CMP_STR 2  /* string / memory comparison: ops are fz_cmp_str_t */
+
+/* fz_cmp_hdr_t.attr bits */
+#define FZ_CMP_A_CONST 0x01  /* INT: v1 is a compile-time constant */
+#define FZ_CMP_A_SWITCH 0x02 /* INT: a switch; one pair per case (v0 the
+                                operand, v1 the case value) */
+#define FZ_CMP_A_EQ 0x04     /* INT: an equality test (==, !=), not an order */
+#define FZ_CMP_A_NOCASE 0x08 /* STR: strcasecmp / strncasecmp */
+#define FZ_CMP_A_FIND 0x10   /* STR: strstr / memmem (v1 is the needle) */
+#define FZ_CMP_A_STRZ 0x20   /* STR: NUL-terminated strings (strcmp family),
+                                not a sized memory comparison */
+
+typedef struct {
+    uint32_t hits; /* calls of this site in the run (may exceed FZ_CMP_PAIRS) */
+    uint8_t type;  /* FZ_CMP_* */
+    uint8_t size;  /* INT: operand width in bytes (1, 2, 4, 8, 16); STR: 0 */
+    uint8_t attr;  /* FZ_CMP_A_* */
+    uint8_t pad;
+} fz_cmp_hdr_t;
+
+typedef struct {
+    uint64_t v0, v1;       /* the operands (low 64 bits) */
+    uint64_t v0_hi, v1_hi; /* high 64 bits of 16-byte operands, else 0 */
+} fz_cmp_int_t;
+
+typedef struct {
+    uint8_t len0, len1; /* bytes stored of each operand (<= FZ_CMP_STR_MAX) */
+    uint8_t pad[6];
+    uint8_t v0[FZ_CMP_STR_MAX]; /* first operand (as passed: s1 / haystack) */
+    uint8_t v1[FZ_CMP_STR_MAX]; /* second operand (s2 / needle) */
+} fz_cmp_str_t;
+
+typedef union {
+    fz_cmp_int_t i;
+    fz_cmp_str_t s;
+} fz_cmp_op_t;
+
+typedef struct {
+    volatile uint32_t enabled; /* set by the fuzzer around a logging run */
+    uint32_t version;          /* FZ_CMPLOG_VERSION, set by the fuzzer */
+    uint32_t reserved[14];
+    fz_cmp_hdr_t hdr[FZ_CMP_SITES];
+    fz_cmp_op_t op[FZ_CMP_SITES][FZ_CMP_PAIRS];
+} fz_cmplog_t;
+
+#define FZ_CMPLOG_VERSION 1u
+
+#endif
