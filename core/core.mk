@@ -4,7 +4,7 @@
 # mutators/reduce.h, so programs that use the core link build/libfzmut.a
 # after it.
 
-CORE_SRCS := core/shm.c core/fsrv.c core/coverage.c core/minimize.c core/util.c
+CORE_SRCS := core/shm.c core/fsrv.c core/coverage.c core/minimize.c core/util.c core/cmplog.c
 CORE_OBJS := $(CORE_SRCS:%.c=$(OBJ)/%.o)
 CORE_LIBS := $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
 

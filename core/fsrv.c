@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "fz-config.h"
+#include "fz-cmplog.h"
 #include "core/util.h"
 #include "fz-protocol.h"
 
@@ -200,6 +201,12 @@ static void set_child_env(const fz_fsrv_t *fs)
         if (fs->shm.diag) {
             snprintf(num, sizeof num, "%d", fs->shm.diag_id);
             setenv(FZ_ENV_DIAG_SHM_ID, num, 1);
+        }
+        if (fs->cfg.cmplog) {
+            snprintf(num, sizeof num, "%d", fs->cfg.cmplog_shm_id);
+            setenv(FZ_ENV_CMPLOG_SHM_ID, num, 1);
+        } else {
+            unsetenv(FZ_ENV_CMPLOG_SHM_ID);
         }
         if (fs->persistent)
             setenv(FZ_ENV_PERSISTENT, "1", 1);
@@ -465,6 +472,8 @@ static int handshake_v1(fz_fsrv_t *fs, int wait_ms, char *err, size_t errlen)
     /* The runtime offers this only when we asked, and is committed to it
      * once offered (the handshake has no answer to options). */
     fs->direct = (opts & FZ_FS_NEW_OPT_FZ_DIRECT) != 0;
+    /* Likewise only when we offered a log: its hooks will fill it. */
+    fs->cmplog = fs->cfg.cmplog && (opts & FZ_FS_NEW_OPT_FZ_CMPLOG) != 0;
     if (opts & FZ_FS_NEW_OPT_AUTODICT) {
         /* We do not use the dictionary yet, but must drain it. */
         if (read_u32(fs->st_fd, &v, wait_ms))

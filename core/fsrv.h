@@ -49,6 +49,9 @@ typedef struct {
                                fz runtime (FZ_NO_DIRECT=1; fz_fsrv_cfg_init reads it) */
     int no_affinity;        /* do not bind to a free CPU (FZ_NO_AFFINITY=1 or
                                AFL_NO_AFFINITY=1; fz_fsrv_cfg_init reads them) */
+    int cmplog;             /* offer the comparison log (core/cmplog.h) whose SysV id
+                               is cmplog_shm_id; 0: the target is not told of one */
+    int cmplog_shm_id;
 } fz_fsrv_cfg_t;
 
 typedef struct {
@@ -62,6 +65,8 @@ typedef struct {
     int deferred;          /* binary has FZ_SIG_DEFER */
     int direct;            /* direct persistent mode negotiated (fz-protocol.h) */
     int bound_cpu;         /* CPU this process and the target are bound to, -1 none */
+    int cmplog;            /* the handshake said the target fills the comparison log
+                              (FZ_FS_NEW_OPT_FZ_CMPLOG, include/fz-cmplog.h) */
 
     /* Last run. */
     int last_status;       /* waitpid() status */

@@ -1,7 +1,8 @@
 # mutators/module.mk - the mutation engine, a static library with no I/O;
 # plus its unit tests and benchmark.
 
-MUT_SRCS := mutators/rng.c mutators/dict.c mutators/mutate.c mutators/chain.c mutators/reduce.c
+MUT_SRCS := mutators/rng.c mutators/dict.c mutators/mutate.c mutators/chain.c mutators/reduce.c \
+	mutators/i2s.c
 MUT_OBJS := $(MUT_SRCS:%.c=$(OBJ)/%.o)
 
 $(OBJ)/libfzmut.a: $(MUT_OBJS)
@@ -13,7 +14,7 @@ ALL += $(OBJ)/libfzmut.a
 # Unit tests: the whole library is rebuilt with AddressSanitizer for them
 # (cheap, and it is what proves splicing and block copies stay in bounds).
 MUT_TEST_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-MUT_TESTS := $(OBJ)/tests/check_mutators $(OBJ)/tests/check_dict $(OBJ)/tests/check_reduce
+MUT_TESTS := $(OBJ)/tests/check_mutators $(OBJ)/tests/check_dict $(OBJ)/tests/check_reduce $(OBJ)/tests/check_i2s
 
 $(MUT_TESTS): $(OBJ)/tests/check_%: tests/check_%.c $(MUT_SRCS) $(wildcard mutators/*.h)
 	@mkdir -p $(dir $@)

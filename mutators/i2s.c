@@ -1,0 +1,558 @@
+/*
+ * i2s.c - comparison records and the input-to-state edits (see i2s.h).
+ */
+#define _GNU_SOURCE
+#include "mutators/i2s.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- records ---------------------------------------------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t hash_bytes(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = mix(h, p[i]);
+    return h;
+}
+
+uint64_t fz_cmp_key(const fz_cmp_rec_t *r)
+{
+    uint64_t h = mix(mix(mix(1, r->type), r->size), r->attr);
+    h = hash_bytes(mix(h, r->len0), r->b0, r->len0);
+    h = hash_bytes(mix(h, r->len1), r->b1, r->len1);
+    return h ? h : 1; /* 0 marks a free set slot */
+}
+
+int fz_cmp_list_init(fz_cmp_list_t *l, uint32_t cap)
+{
+    memset(l, 0, sizeof *l);
+    l->set_cap = 64;
+    while (l->set_cap < 2 * cap)
+        l->set_cap *= 2;
+    l->r = malloc((size_t)cap * sizeof *l->r);
+    l->set = calloc(l->set_cap, sizeof *l->set);
+    l->cap = cap;
+    if (!l->r || !l->set) {
+        fz_cmp_list_free(l);
+        return -1;
+    }
+    return 0;
+}
+
+void fz_cmp_list_free(fz_cmp_list_t *l)
+{
+    free(l->r);
+    free(l->set);
+    memset(l, 0, sizeof *l);
+}
+
+void fz_cmp_list_clear(fz_cmp_list_t *l)
+{
+    if (l->n || l->dropped)
+        memset(l->set, 0, (size_t)l->set_cap * sizeof *l->set);
+    l->n = l->dropped = 0;
+}
+
+int fz_cmp_list_add(fz_cmp_list_t *l, const fz_cmp_rec_t *r)
+{
+    /* The site is part of the key here: the same pair at two sites is two
+     * checks (the repair compares sites), though one candidate list. */
+    uint64_t k = mix(fz_cmp_key(r), r->slot);
+    k = k ? k : 1;
+    uint32_t mask = l->set_cap - 1;
+    for (uint32_t i = (uint32_t)k & mask;; i = (i + 1) & mask) {
+        if (l->set[i] == k)
+            return 0;
+        if (!l->set[i]) {
+            if (l->n == l->cap) {
+                l->dropped++;
+                return 0;
+            }
+            l->set[i] = k;
+            break;
+        }
+    }
+    l->r[l->n++] = *r;
+    return 1;
+}
+
+/* One logged pair as a record; 0 if it cannot be a valid entry. */
+static int make_rec(fz_cmp_rec_t *r, const fz_cmp_hdr_t *h, const fz_cmp_op_t *op)
+{
+    r->type = h->type;
+    r->attr = h->attr;
+    if (h->type == FZ_CMP_INT) {
+        unsigned s = h->size;
+        if (s != 1 && s != 2 && s != 4 && s != 8 && s != 16)
+            return 0;
+        r->size = (uint8_t)s;
+        r->len0 = r->len1 = (uint8_t)s;
+        uint64_t w[4] = {op->i.v0, op->i.v0_hi, op->i.v1, op->i.v1_hi};
+        for (unsigned i = 0; i < s; i++) {
+            r->b0[i] = (uint8_t)(w[i / 8] >> (8 * (i % 8)));
+            r->b1[i] = (uint8_t)(w[2 + i / 8] >> (8 * (i % 8)));
+        }
+        return 1;
+    }
+    if (h->type != FZ_CMP_STR)
+        return 0;
+    r->size = 0;
+    r->len0 = op->s.len0 < FZ_CMP_STR_MAX ? op->s.len0 : FZ_CMP_STR_MAX;
+    r->len1 = op->s.len1 < FZ_CMP_STR_MAX ? op->s.len1 : FZ_CMP_STR_MAX;
+    memcpy(r->b0, op->s.v0, r->len0);
+    memcpy(r->b1, op->s.v1, r->len1);
+    return 1;
+}
+
+uint32_t fz_cmp_list_read(fz_cmp_list_t *l, const fz_cmplog_t *log)
+{
+    fz_cmp_list_clear(l);
+    for (uint32_t s = 0; s < FZ_CMP_SITES; s++) {
+        fz_cmp_hdr_t h = log->hdr[s];
+        if (h.type == FZ_CMP_NONE || !h.hits)
+            continue;
+        uint32_t n = h.hits < FZ_CMP_PAIRS ? h.hits : FZ_CMP_PAIRS;
+        for (uint32_t i = 0; i < n; i++) {
+            fz_cmp_rec_t r;
+            if (!make_rec(&r, &h, &log->op[s][i]))
+                break;
+            r.slot = (uint16_t)s;
+            r.idx = (uint8_t)i;
+            fz_cmp_list_add(l, &r);
+        }
+    }
+    return l->n;
+}
+
+const fz_cmp_rec_t *fz_cmp_list_find(const fz_cmp_list_t *l, uint16_t slot, uint8_t idx)
+{
+    uint32_t want = (uint32_t)slot << 8 | idx, lo = 0, hi = l->n;
+    while (lo < hi) { /* records are in (slot, idx) order */
+        uint32_t mid = (lo + hi) / 2;
+        uint32_t k = (uint32_t)l->r[mid].slot << 8 | l->r[mid].idx;
+        if (k == want)
+            return &l->r[mid];
+        if (k < want)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* Length of a string operand as compared: up to a NUL for the str*
+ * family, all of it for memory comparisons. */
+static size_t op_len(const fz_cmp_rec_t *r, int side)
+{
+    const uint8_t *b = side ? r->b1 : r->b0;
+    size_t n = side ? r->len1 : r->len0;
+    if (r->type == FZ_CMP_STR && (r->attr & FZ_CMP_A_STRZ)) {
+        const uint8_t *z = memchr(b, 0, n);
+        if (z)
+            n = (size_t)(z - b);
+    }
+    return n;
+}
+
+static int same_bytes(const uint8_t *a, const uint8_t *b, size_t n, int nocase)
+{
+    for (size_t i = 0; i < n; i++)
+        if (nocase ? tolower(a[i]) != tolower(b[i]) : a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+int fz_cmp_equal(const fz_cmp_rec_t *r)
+{
+    int nocase = (r->attr & FZ_CMP_A_NOCASE) != 0;
+    size_t n0 = op_len(r, 0), n1 = op_len(r, 1);
+    if (r->type == FZ_CMP_STR && (r->attr & FZ_CMP_A_FIND))
+        return n1 == 0 || memmem(r->b0, n0, r->b1, n1) != NULL;
+    if (r->type == FZ_CMP_STR && !(r->attr & FZ_CMP_A_STRZ)) {
+        size_t n = n0 < n1 ? n0 : n1; /* sized: the shorter logged length */
+        return same_bytes(r->b0, r->b1, n, nocase);
+    }
+    return n0 == n1 && same_bytes(r->b0, r->b1, n0, nocase);
+}
+
+static int is_equality(const fz_cmp_rec_t *r)
+{
+    if (r->type == FZ_CMP_STR)
+        return 1;
+    return (r->attr & FZ_CMP_A_EQ) && !(r->attr & FZ_CMP_A_SWITCH);
+}
+
+uint32_t fz_cmp_broken(const fz_cmp_list_t *parent, const fz_cmp_list_t *now, uint32_t *out,
+                       uint32_t cap)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < now->n && k < cap; i++) {
+        const fz_cmp_rec_t *r = &now->r[i];
+        if (!is_equality(r) || fz_cmp_equal(r))
+            continue;
+        const fz_cmp_rec_t *p = fz_cmp_list_find(parent, r->slot, r->idx);
+        if (p && p->type == r->type && fz_cmp_equal(p))
+            out[k++] = i;
+    }
+    return k;
+}
+
+int fz_cmp_taint_rank(const fz_cmp_rec_t *r, const fz_cmp_list_t *colour)
+{
+    const fz_cmp_rec_t *c = colour ? fz_cmp_list_find(colour, r->slot, r->idx) : NULL;
+    if (!c || c->type != r->type)
+        return 1;
+    if (c->len0 != r->len0 || c->len1 != r->len1 || memcmp(c->b0, r->b0, r->len0) ||
+        memcmp(c->b1, r->b1, r->len1))
+        return 0;
+    return 2;
+}
+
+/* ---- edits ------------------------------------------------------------ */
+
+typedef struct {
+    fz_i2s_edit_t *out;
+    size_t n, cap;
+} edits_t;
+
+static void push(edits_t *E, uint32_t pos, uint32_t del, const uint8_t *ins, size_t ins_len,
+                 int confirmed)
+{
+    if (ins_len > FZ_I2S_INS_MAX)
+        ins_len = FZ_I2S_INS_MAX;
+    for (size_t i = 0; i < E->n; i++) {
+        fz_i2s_edit_t *o = &E->out[i];
+        if (o->pos == pos && o->del == del && o->ins_len == ins_len &&
+            !memcmp(o->ins, ins, ins_len)) {
+            o->confirmed |= (uint8_t)confirmed;
+            return;
+        }
+    }
+    if (E->n == E->cap)
+        return;
+    fz_i2s_edit_t *e = &E->out[E->n++];
+    e->pos = pos;
+    e->del = del;
+    e->ins_len = (uint8_t)ins_len;
+    e->confirmed = (uint8_t)confirmed;
+    memcpy(e->ins, ins, ins_len);
+}
+
+/* value (width w bytes, w <= 8) as bytes, little- or big-endian. */
+static void encode(uint64_t v, unsigned w, int big, uint8_t *out)
+{
+    for (unsigned i = 0; i < w; i++)
+        out[big ? w - 1 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t le_value(const uint8_t *b, unsigned w)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < w && i < 8; i++)
+        v |= (uint64_t)b[i] << (8 * i);
+    return v;
+}
+
+static uint64_t width_mask(unsigned w)
+{
+    return w >= 8 ? ~0ull : (1ull << (8 * w)) - 1;
+}
+
+/* Does v (a value of width s) survive being cut to w bytes, read back
+ * zero- or sign-extended? */
+static int fits(uint64_t v, unsigned s, unsigned w)
+{
+    if (w >= s)
+        return 1;
+    uint64_t m = width_mask(w), top = 1ull << (8 * w - 1);
+    if ((v & ~m & width_mask(s)) == 0)
+        return 1;
+    return (v & top) && ((v | m) & width_mask(s)) == width_mask(s);
+}
+
+/* Edits for integer pattern p -> replacement rep at width w, one byte
+ * order, every occurrence; cp (the coloured pattern) confirms positions. */
+static void int_at(edits_t *E, const uint8_t *in, size_t len, const uint8_t *cin, uint64_t p,
+                   uint64_t rep, const uint64_t *cp, unsigned w, int big, int ordering)
+{
+    uint8_t pat[8], rb[8], cpat[8];
+    encode(p, w, big, pat);
+    if (cp)
+        encode(*cp, w, big, cpat);
+    unsigned found = 0;
+    for (const uint8_t *q = in; found < FZ_I2S_POS_MAX; q++) {
+        q = memmem(q, len - (size_t)(q - in), pat, w);
+        if (!q)
+            break;
+        size_t pos = (size_t)(q - in);
+        found++;
+        int conf = cp && cin && !memcmp(cin + pos, cpat, w);
+        uint64_t vals[3] = {rep, rep + 1, rep - 1};
+        for (int k = 0; k < (ordering ? 3 : 1); k++) {
+            encode(vals[k] & width_mask(w), w, big, rb);
+            if (memcmp(rb, pat, w))
+                push(E, (uint32_t)pos, w, rb, w, conf);
+        }
+    }
+}
+
+/* ASCII text of v in base 10 (signed when neg) or 16 (upper when up). */
+static size_t fmt_num(char *buf, uint64_t v, int base, int neg, int up)
+{
+    if (base == 10)
+        return (size_t)(neg ? sprintf(buf, "%lld", (long long)v)
+                            : sprintf(buf, "%llu", (unsigned long long)v));
+    return (size_t)sprintf(buf, up ? "%llX" : "%llx", (unsigned long long)v);
+}
+
+static int is_digit_of(int c, int base)
+{
+    return base == 10 ? isdigit(c) : isxdigit(c);
+}
+
+/* The pattern as text (decimal, hex lower/upper) wherever it stands alone
+ * in the input, replaced by the replacement in the same notation. */
+static void int_ascii(edits_t *E, const uint8_t *in, size_t len, uint64_t p, uint64_t rep,
+                      unsigned s)
+{
+    int neg = s < 8 ? 0 : (int64_t)p < 0 || (int64_t)rep < 0;
+    if (s < 8 && ((p >> (8 * s - 1)) & 1)) { /* negative at width s: sign-extend */
+        p |= ~width_mask(s);
+        rep = (rep >> (8 * s - 1)) & 1 ? rep | ~width_mask(s) : rep;
+        neg = 1;
+    }
+    static const int forms[3][2] = {{10, 0}, {16, 0}, {16, 1}};
+    for (int f = 0; f < 3; f++) {
+        int base = forms[f][0];
+        if (base == 16 && (neg || p < 10 || rep < 10))
+            continue; /* hex only when it differs from decimal */
+        char pt[24], rt[24];
+        size_t pl = fmt_num(pt, p, base, neg, forms[f][1]);
+        size_t rl = fmt_num(rt, rep, base, neg, forms[f][1]);
+        unsigned found = 0;
+        for (const uint8_t *q = in; found < FZ_I2S_POS_MAX;) {
+            q = memmem(q, len - (size_t)(q - in), pt, pl);
+            if (!q)
+                break;
+            size_t pos = (size_t)(q - in);
+            q++;
+            if ((pos && is_digit_of(in[pos - 1], base)) ||
+                (pos + pl < len && is_digit_of(in[pos + pl], base)))
+                continue;
+            found++;
+            push(E, (uint32_t)pos, (uint32_t)pl, (const uint8_t *)rt, rl, 0);
+        }
+    }
+}
+
+static void int_edits(edits_t *E, const fz_cmp_rec_t *r, const uint8_t *in, size_t len,
+                      const fz_cmp_rec_t *c, const uint8_t *cin)
+{
+    unsigned s = r->size;
+    int ordering = !(r->attr & (FZ_CMP_A_EQ | FZ_CMP_A_SWITCH));
+    if (s == 16) {
+        /* Wider than any arithmetic here: the high halves must be zero
+         * for the 8-byte forms; otherwise only the value as it is. */
+        static const uint8_t zero[8];
+        if (memcmp(r->b0 + 8, zero, 8) || memcmp(r->b1 + 8, zero, 8)) {
+            for (int dir = 0; dir < 2; dir++) {
+                const uint8_t *pat = dir ? r->b1 : r->b0, *rep = dir ? r->b0 : r->b1;
+                for (size_t pos = 0; pos + 16 <= len; pos++)
+                    if (!memcmp(in + pos, pat, 16))
+                        push(E, (uint32_t)pos, 16, rep, 16, 0);
+            }
+            return;
+        }
+        s = 8;
+    }
+    static const unsigned widths[] = {8, 4, 2, 1};
+    for (int dir = 0; dir < 2; dir++) {
+        uint64_t p = le_value(dir ? r->b1 : r->b0, s), rep = le_value(dir ? r->b0 : r->b1, s);
+        uint64_t cpv = c ? le_value(dir ? c->b1 : c->b0, s) : 0;
+        if (p == rep && !ordering)
+            continue;
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+            unsigned w = widths[wi];
+            if (w > s || !fits(p, s, w) || !fits(rep, s, w))
+                continue;
+            /* Off by one: the program compared input + d, so the input
+             * holds p - d and must hold rep - d. */
+            static const int64_t deltas[] = {0, 1, -1};
+            for (int d = 0; d < 3; d++) {
+                uint64_t pd = (p - (uint64_t)deltas[d]) & width_mask(w);
+                uint64_t rd = (rep - (uint64_t)deltas[d]) & width_mask(w);
+                uint64_t cd = (cpv - (uint64_t)deltas[d]) & width_mask(w);
+                for (int big = 0; big < (w > 1 ? 2 : 1); big++)
+                    int_at(E, in, len, cin, pd, rd, c ? &cd : NULL, w, big, ordering && !d);
+            }
+        }
+        int_ascii(E, in, len, p, rep, s);
+    }
+}
+
+/* Longest prefix (at least min(n, 2) bytes) of pat that occurs in the
+ * input: string operands may run past the input's end (a memcmp of 8
+ * bytes at the last 3), or be cut at FZ_CMP_STR_MAX. */
+static size_t match_prefix(const uint8_t *in, size_t len, const uint8_t *pat, size_t n,
+                           int nocase, size_t *pos_out)
+{
+    size_t lo = n < 2 ? n : 2;
+    for (size_t m = n; m >= lo && m > 0; m--) {
+        if (!nocase) {
+            const uint8_t *q = memmem(in, len, pat, m);
+            if (q) {
+                *pos_out = (size_t)(q - in);
+                return m;
+            }
+            continue;
+        }
+        for (size_t pos = 0; pos + m <= len; pos++) {
+            if (same_bytes(in + pos, pat, m, 1)) {
+                *pos_out = pos;
+                return m;
+            }
+        }
+    }
+    return 0;
+}
+
+static void str_edits(edits_t *E, const fz_cmp_rec_t *r, const uint8_t *in, size_t len)
+{
+    int nocase = (r->attr & FZ_CMP_A_NOCASE) != 0;
+    if (fz_cmp_equal(r))
+        return;
+    if (r->attr & FZ_CMP_A_FIND) {
+        /* strstr / memmem: v0 is (the start of) the haystack, v1 the
+         * needle.  Put the needle where the haystack starts, and at both
+         * ends of the input. */
+        size_t nl = op_len(r, 1), hl = op_len(r, 0), pos = 0;
+        if (!nl)
+            return;
+        size_t m = match_prefix(in, len, r->b0, hl < 8 ? hl : 8, 0, &pos);
+        if (m) {
+            push(E, (uint32_t)pos, 0, r->b1, nl, 0);
+            push(E, (uint32_t)pos, (uint32_t)(nl < len - pos ? nl : len - pos), r->b1, nl, 0);
+        }
+        push(E, 0, 0, r->b1, nl, 0);
+        push(E, (uint32_t)len, 0, r->b1, nl, 0);
+        return;
+    }
+    for (int dir = 0; dir < 2; dir++) {
+        const uint8_t *pat = dir ? r->b1 : r->b0, *rep = dir ? r->b0 : r->b1;
+        size_t pl = op_len(r, dir), rl = op_len(r, !dir), first = 0;
+        if (!pl || !rl)
+            continue;
+        size_t m = match_prefix(in, len, pat, pl, nocase, &first);
+        if (!m)
+            continue;
+        unsigned found = 0;
+        for (size_t pos = first; pos + m <= len && found < FZ_I2S_POS_MAX; pos++) {
+            if (!same_bytes(in + pos, pat, m, nocase))
+                continue;
+            found++;
+            size_t over = rl < len - pos ? rl : len - pos;
+            push(E, (uint32_t)pos, (uint32_t)over, rep, rl, 0); /* overwrite */
+            if (m != rl)
+                push(E, (uint32_t)pos, (uint32_t)m, rep, rl, 0); /* replace the span */
+        }
+    }
+}
+
+/* Confirmed edits first, otherwise in the order made (as is before
+ * byte-swapped, before off by one, before text). */
+static void confirmed_first(fz_i2s_edit_t *e, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!e[i].confirmed)
+            continue;
+        fz_i2s_edit_t t = e[i];
+        memmove(e + k + 1, e + k, (i - k) * sizeof *e);
+        e[k++] = t;
+    }
+}
+
+size_t fz_i2s_edits(const fz_cmp_rec_t *r, const uint8_t *in, size_t len, const fz_cmp_rec_t *colour,
+                    const uint8_t *cin, fz_i2s_edit_t *out, size_t cap)
+{
+    /* Gather more than asked, so confirmed edits found late still make
+     * the cut. */
+    size_t room = cap * 4;
+    fz_i2s_edit_t *all = malloc(room * sizeof *all);
+    if (!all)
+        return 0;
+    edits_t E = {all, 0, room};
+    if (colour && (colour->type != r->type || colour->size != r->size))
+        colour = NULL;
+    if (r->type == FZ_CMP_INT)
+        int_edits(&E, r, in, len, colour, cin);
+    else if (r->type == FZ_CMP_STR)
+        str_edits(&E, r, in, len);
+    confirmed_first(all, E.n);
+    size_t n = E.n < cap ? E.n : cap;
+    memcpy(out, all, n * sizeof *out);
+    free(all);
+    return n;
+}
+
+size_t fz_i2s_apply(const uint8_t *in, size_t len, const fz_i2s_edit_t *e, uint8_t *out, size_t max)
+{
+    size_t pos = e->pos < len ? e->pos : len;
+    size_t del = e->del < len - pos ? e->del : len - pos;
+    size_t n = 0;
+    size_t a = pos < max ? pos : max;
+    memcpy(out, in, a);
+    n = a;
+    size_t b = e->ins_len < max - n ? e->ins_len : max - n;
+    memcpy(out + n, e->ins, b);
+    n += b;
+    size_t tail = len - pos - del;
+    size_t c = tail < max - n ? tail : max - n;
+    memcpy(out + n, in + pos + del, c);
+    return n + c;
+}
+
+/* ---- dictionary tokens ------------------------------------------------ */
+
+size_t fz_i2s_token(const fz_cmp_rec_t *r, int side, const uint8_t *in, size_t len, uint8_t *tok)
+{
+    const uint8_t *b = side ? r->b1 : r->b0;
+    size_t n = op_len(r, side);
+    if (r->type == FZ_CMP_INT) {
+        if (r->size == 16 && le_value(b + 8, 8))
+            return 0; /* 128-bit constants are rare; keep the rule simple */
+        uint64_t v = le_value(b, r->size);
+        uint64_t all = width_mask(r->size < 8 ? r->size : 8);
+        if (v <= 1 || v == all)
+            return 0;
+        n = v <= 0xffff ? 2 : v <= 0xffffffffull ? 4 : 8;
+        encode(v, (unsigned)n, 0, tok);
+        b = tok;
+    }
+    if (n < 2 || n > FZ_CMP_STR_MAX)
+        return 0;
+    size_t printable = 0, nonzero = 0, same = 1;
+    for (size_t i = 0; i < n; i++) {
+        printable += b[i] >= 0x20 && b[i] < 0x7f;
+        nonzero += b[i] != 0;
+        same &= b[i] == b[0];
+    }
+    if (nonzero < 2 || same)
+        return 0;
+    if (printable * 4 < n * 3 && nonzero * 2 < n)
+        return 0;
+    if (len && memmem(in, len, b, n))
+        return 0;
+    if (b != tok)
+        memcpy(tok, b, n);
+    return n;
+}

@@ -1,0 +1,134 @@
+/*
+ * i2s.h - the pure half of input-to-state solving (RedQueen's idea; AFL++
+ * calls it CmpLog): comparisons read out of a comparison log
+ * (include/fz-cmplog.h) become records, and a record plus the input that
+ * produced it becomes a short list of edits that put one operand where the
+ * input holds the other.  Also: which records a changed input broke (the
+ * chained-check repair), which ones the input drives (colourization), and
+ * which operands look like dictionary tokens.
+ *
+ * No I/O, no target runs, no randomness: fz-fuzz/i2s.c runs the target and
+ * decides what to keep; tests/check_i2s.c drives all of this with logs
+ * written by hand.
+ */
+#ifndef FZ_MUT_I2S_H
+#define FZ_MUT_I2S_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fz-cmplog.h"
+
+/* One logged comparison.  Integer operands are kept as `size` little-endian
+ * bytes (16-byte ones too), string operands as logged (at most
+ * FZ_CMP_STR_MAX bytes each), so every encoding below works on bytes. */
+typedef struct {
+    uint16_t slot; /* the site's log slot */
+    uint8_t idx;   /* which of the site's pairs (0 .. FZ_CMP_PAIRS-1) */
+    uint8_t type;  /* FZ_CMP_INT or FZ_CMP_STR */
+    uint8_t size;  /* INT: 1, 2, 4, 8 or 16; STR: 0 */
+    uint8_t attr;  /* FZ_CMP_A_* */
+    uint8_t len0, len1;
+    uint8_t b0[FZ_CMP_STR_MAX], b1[FZ_CMP_STR_MAX];
+} fz_cmp_rec_t;
+
+/* The distinct records of one run, in (slot, idx) order.  A site called in
+ * a loop logs the same pair again and again; only the first copy is kept,
+ * so a log of millions of compares shrinks to what is worth a look. */
+typedef struct {
+    fz_cmp_rec_t *r;
+    uint32_t n, cap;
+    uint32_t dropped; /* distinct records past cap (not kept) */
+    uint64_t *set;    /* open-addressing set of record keys (dedupe) */
+    uint32_t set_cap; /* power of two, >= 2 * cap */
+} fz_cmp_list_t;
+
+/* Allocates room for cap records.  Returns 0 or -1 (out of memory). */
+int fz_cmp_list_init(fz_cmp_list_t *l, uint32_t cap);
+void fz_cmp_list_free(fz_cmp_list_t *l);
+void fz_cmp_list_clear(fz_cmp_list_t *l);
+
+/* Reads every site of log into l (cleared first).  Entries that cannot be
+ * valid (unknown type or width) are skipped: the target wrote the log, and
+ * a program that scribbles over it must not derail the fuzzer.  Returns
+ * l->n. */
+uint32_t fz_cmp_list_read(fz_cmp_list_t *l, const fz_cmplog_t *log);
+
+/* Adds one record unless an equal one (same slot, operands and kind) is
+ * there; keeps (slot, idx) order only if records come in that order.
+ * Returns 1 added, 0 duplicate or full. */
+int fz_cmp_list_add(fz_cmp_list_t *l, const fz_cmp_rec_t *r);
+
+/* The record at (slot, idx), or NULL. */
+const fz_cmp_rec_t *fz_cmp_list_find(const fz_cmp_list_t *l, uint16_t slot, uint8_t idx);
+
+/* A key of the comparison itself (kind and operands, not the site), for
+ * "this pair was tried already". */
+uint64_t fz_cmp_key(const fz_cmp_rec_t *r);
+
+/* 1 when the comparison came out equal (the branch an equality test guards
+ * was taken; a string comparison matched; strstr found its needle). */
+int fz_cmp_equal(const fz_cmp_rec_t *r);
+
+/* Records of `now` (indices into now->r, at most cap) that an earlier run
+ * (`parent`, same program) had equal at the same (slot, idx) and that now
+ * differ: the checks an edit broke, e.g. a checksum over the bytes just
+ * changed.  Equality tests and string comparisons only (an ordering test
+ * or a switch changing its outcome is normal).  Returns the count. */
+uint32_t fz_cmp_broken(const fz_cmp_list_t *parent, const fz_cmp_list_t *now, uint32_t *out,
+                       uint32_t cap);
+
+/* How much a record looks driven by the input, given the log of the same
+ * program on a "coloured" copy of it (every byte changed): 0 its operands
+ * changed with the input, 1 no counterpart (the path changed), 2 they did
+ * not change (likely two values the program holds).  Lower goes first. */
+int fz_cmp_taint_rank(const fz_cmp_rec_t *r, const fz_cmp_list_t *colour);
+
+/* Longest bytes an edit inserts: a string operand, or a decimal number. */
+#define FZ_I2S_INS_MAX 32
+
+/* One candidate: replace in[pos .. pos+del) by ins[0 .. ins_len). */
+typedef struct {
+    uint32_t pos;
+    uint32_t del;
+    uint8_t ins_len;
+    uint8_t confirmed; /* the coloured run agrees the operand comes from here */
+    uint8_t ins[FZ_I2S_INS_MAX];
+} fz_i2s_edit_t;
+
+/* Occurrences of one pattern looked at (the first ones in the input). */
+#define FZ_I2S_POS_MAX 16
+
+/*
+ * The edits that make record r come out the other way, for the input that
+ * produced it: for each operand found in the input, write the other one
+ * there.  Integers: as is (little-endian) and byte-swapped, at the
+ * compare's width and at narrower widths both values fit (1, 2, 4, 8), off
+ * by one (the program compared the input +-1), and as ASCII decimal and
+ * hex text; an ordering test also gets the other operand +-1.  Strings and
+ * memory: overwrite at the match, replace the matched span (the length may
+ * change), and, for strstr / memmem, insert the needle.
+ *
+ * colour / cin (both optional): the same record from the run on the
+ * coloured input cin (same length as in); an occurrence where cin holds
+ * the coloured operand in the same encoding is marked confirmed, and
+ * confirmed edits come first.  Writes at most cap edits, best first, with
+ * no two alike; returns the count.
+ */
+size_t fz_i2s_edits(const fz_cmp_rec_t *r, const uint8_t *in, size_t len, const fz_cmp_rec_t *colour,
+                    const uint8_t *cin, fz_i2s_edit_t *out, size_t cap);
+
+/* out = in with edit e applied, at most max bytes.  Returns the length. */
+size_t fz_i2s_apply(const uint8_t *in, size_t len, const fz_i2s_edit_t *e, uint8_t *out,
+                    size_t max);
+
+/* Dictionary tokens: the operand of r on `side` (0 or 1) as a token for
+ * havoc, if it looks like one: 2..32 bytes, not found in the input (input
+ * bytes are not the program's constants), not a trivial number (0, 1, -1,
+ * fewer than two non-zero bytes) and either mostly printable or mostly
+ * non-zero (a magic number).  Integers are written little-endian in the
+ * smallest of 2, 4, 8 bytes that holds them.  Returns the token length
+ * (written to tok, FZ_CMP_STR_MAX bytes of room) or 0. */
+size_t fz_i2s_token(const fz_cmp_rec_t *r, int side, const uint8_t *in, size_t len, uint8_t *tok);
+
+#endif

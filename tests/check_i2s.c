@@ -1,0 +1,324 @@
+/*
+ * check_i2s.c - unit tests for the pure half of input-to-state solving
+ * (mutators/i2s.h), driven by comparison logs written by hand: what the
+ * compare hooks of a target would have logged for a given input.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mutators/i2s.h"
+#include "tests/check-run.h"
+
+static fz_cmplog_t *new_log(void)
+{
+    fz_cmplog_t *log = calloc(1, sizeof *log); /* zero pages: cheap */
+    ck_assert_ptr_nonnull(log);
+    return log;
+}
+
+/* Appends one integer pair to site `slot`, as the runtime would. */
+static void log_int(fz_cmplog_t *log, uint32_t slot, unsigned size, unsigned attr, uint64_t v0,
+                    uint64_t v1)
+{
+    fz_cmp_hdr_t *h = &log->hdr[slot];
+    h->type = FZ_CMP_INT;
+    h->size = (uint8_t)size;
+    h->attr = (uint8_t)attr;
+    fz_cmp_int_t *p = &log->op[slot][h->hits % FZ_CMP_PAIRS].i;
+    memset(p, 0, sizeof *p);
+    p->v0 = v0;
+    p->v1 = v1;
+    h->hits++;
+}
+
+static void log_str(fz_cmplog_t *log, uint32_t slot, unsigned attr, const void *a, size_t na,
+                    const void *b, size_t nb)
+{
+    fz_cmp_hdr_t *h = &log->hdr[slot];
+    h->type = FZ_CMP_STR;
+    h->attr = (uint8_t)attr;
+    fz_cmp_str_t *p = &log->op[slot][h->hits % FZ_CMP_PAIRS].s;
+    p->len0 = (uint8_t)(na < FZ_CMP_STR_MAX ? na : FZ_CMP_STR_MAX);
+    p->len1 = (uint8_t)(nb < FZ_CMP_STR_MAX ? nb : FZ_CMP_STR_MAX);
+    memcpy(p->v0, a, p->len0);
+    memcpy(p->v1, b, p->len1);
+    h->hits++;
+}
+
+/* Reads log into a fresh list (the caller frees it). */
+static void read_log(fz_cmp_list_t *l, const fz_cmplog_t *log)
+{
+    ck_assert_int_eq(fz_cmp_list_init(l, 1024), 0);
+    fz_cmp_list_read(l, log);
+}
+
+/* Non-zero if some edit of r on in (with no colour) yields want. */
+static int solves(const fz_cmp_rec_t *r, const void *in, size_t len, const void *want,
+                  size_t want_len)
+{
+    fz_i2s_edit_t e[64];
+    uint8_t out[256];
+    size_t n = fz_i2s_edits(r, in, len, NULL, NULL, e, 64);
+    for (size_t i = 0; i < n; i++) {
+        size_t m = fz_i2s_apply(in, len, &e[i], out, sizeof out);
+        if (m == want_len && !memcmp(out, want, m))
+            return 1;
+    }
+    return 0;
+}
+
+START_TEST(read_dedupes_and_validates)
+{
+    fz_cmplog_t *log = new_log();
+    for (int i = 0; i < 1000; i++) /* a tight loop: one pair, many calls */
+        log_int(log, 7, 4, FZ_CMP_A_EQ, 'x', ' ');
+    log_int(log, 9, 3, FZ_CMP_A_EQ, 1, 2); /* width 3: not a valid entry */
+    log_int(log, 3, 2, FZ_CMP_A_EQ, 5, 6);
+    char big[100];
+    memset(big, 'a', sizeof big);
+    log_str(log, 4, FZ_CMP_A_STRZ, big, 200, "b", 1); /* lengths clamp to 32 */
+    ck_assert_uint_eq(log->hdr[4].hits, 1);
+    log->op[4][0].s.len0 = 200;
+    fz_cmp_list_t l;
+    read_log(&l, log);
+    ck_assert_uint_eq(l.n, 3);
+    ck_assert_uint_eq(l.r[0].slot, 3); /* slot order */
+    ck_assert_uint_eq(l.r[1].slot, 4);
+    ck_assert_uint_eq(l.r[1].len0, FZ_CMP_STR_MAX);
+    ck_assert_uint_eq(l.r[2].slot, 7);
+    ck_assert_ptr_nonnull(fz_cmp_list_find(&l, 7, 0));
+    ck_assert_ptr_null(fz_cmp_list_find(&l, 7, 1)); /* a duplicate, dropped */
+    ck_assert_ptr_null(fz_cmp_list_find(&l, 9, 0));
+    fz_cmp_list_free(&l);
+    free(log);
+}
+END_TEST
+
+START_TEST(int_magic_as_is_and_swapped)
+{
+    fz_cmplog_t *log = new_log();
+    log_int(log, 1, 4, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0x41414141, 0xdeadbeef);
+    log_int(log, 2, 8, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0x4242424242424242ull, 0x0123456789abcdefull);
+    log_int(log, 3, 4, FZ_CMP_A_EQ, 0x43434343, 0xcafebabe); /* a BE field (ntohl) */
+    fz_cmp_list_t l;
+    read_log(&l, log);
+    ck_assert_uint_eq(l.n, 3);
+    const char *in = "AAAABBBBBBBBCCCC";
+    ck_assert(solves(&l.r[0], in, 16, "\xef\xbe\xad\xde" "BBBBBBBBCCCC", 16));
+    ck_assert(solves(&l.r[1], in, 16, "AAAA\xef\xcd\xab\x89\x67\x45\x23\x01" "CCCC", 16));
+    ck_assert(solves(&l.r[2], in, 16, "AAAABBBBBBBB\xca\xfe\xba\xbe", 16));
+    fz_cmp_list_free(&l);
+    free(log);
+}
+END_TEST
+
+START_TEST(int_width_change_off_by_one_ascii)
+{
+    fz_cmp_rec_t r = {.type = FZ_CMP_INT, .size = 4, .attr = FZ_CMP_A_EQ, .len0 = 4, .len1 = 4};
+    /* A byte promoted to int: 'A' compared with 'F' at width 4. */
+    memcpy(r.b0, "\x41\0\0\0", 4);
+    memcpy(r.b1, "\x46\0\0\0", 4);
+    ck_assert(solves(&r, "xAx", 3, "xFx", 3));
+    /* 16-bit field compared as int, and the program compared field + 1. */
+    memcpy(r.b0, "\x35\x12\0\0", 4); /* input holds 0x1234 */
+    memcpy(r.b1, "\xef\xbe\0\0", 4);
+    ck_assert(solves(&r, "\x34\x12zz", 4, "\xee\xbezz", 4));
+    /* Decimal and hex text. */
+    memcpy(r.b0, "\x7b\0\0\0", 4); /* 123 */
+    memcpy(r.b1, "\xd7\x11\0\0", 4); /* 4567 */
+    ck_assert(solves(&r, "len=123;", 8, "len=4567;", 9));
+    ck_assert(!solves(&r, "len=1234;", 9, "len=4567;", 9)); /* 123 inside 1234 is not it */
+    memcpy(r.b0, "\xef\xbe\0\0", 4);
+    memcpy(r.b1, "\x0d\xf0\0\0", 4);
+    ck_assert(solves(&r, "id=beef", 7, "id=f00d", 7));
+    /* A negative 32-bit value as text. */
+    memcpy(r.b0, "\xfe\xff\xff\xff", 4); /* -2 */
+    memcpy(r.b1, "\x2a\0\0\0", 4);
+    ck_assert(solves(&r, "n=-2\n", 5, "n=42\n", 5));
+}
+END_TEST
+
+START_TEST(ordering_tries_both_sides_of_the_bound)
+{
+    /* if (x > 1000): no EQ attribute, the input holds 5. */
+    fz_cmp_rec_t r = {.type = FZ_CMP_INT, .size = 4, .len0 = 4, .len1 = 4};
+    memcpy(r.b0, "\x05\0\0\0", 4);
+    memcpy(r.b1, "\xe8\x03\0\0", 4);
+    ck_assert(solves(&r, "\x05\0\0\0", 4, "\xe9\x03\0\0", 4));
+    ck_assert(solves(&r, "\x05\0\0\0", 4, "\xe7\x03\0\0", 4));
+}
+END_TEST
+
+START_TEST(switch_cases_each_become_edits)
+{
+    fz_cmplog_t *log = new_log();
+    static const uint16_t cases[] = {0x1111, 0x2222, 0xbeef};
+    for (int i = 0; i < 3; i++)
+        log_int(log, 5, 2, FZ_CMP_A_SWITCH | FZ_CMP_A_CONST, 0x4141, cases[i]);
+    fz_cmp_list_t l;
+    read_log(&l, log);
+    ck_assert_uint_eq(l.n, 3);
+    ck_assert(solves(&l.r[2], "zAAz", 4, "z\xef\xbez", 4));
+    fz_cmp_list_free(&l);
+    free(log);
+}
+END_TEST
+
+START_TEST(strings_replace_overwrite_find)
+{
+    fz_cmp_rec_t r = {.type = FZ_CMP_STR, .attr = FZ_CMP_A_STRZ};
+    /* strcmp(token, "keyword"): the token is replaced, the input grows. */
+    r.len0 = 4;
+    memcpy(r.b0, "abc", 4);
+    r.len1 = 8;
+    memcpy(r.b1, "keyword", 8);
+    ck_assert(solves(&r, "cmd=abc\n", 8, "cmd=keyword\n", 12));
+    /* strcmp("keyword", token): the other direction. */
+    fz_cmp_rec_t s = r;
+    memcpy(s.b0, r.b1, 8);
+    s.len0 = 8;
+    memcpy(s.b1, "abc", 4);
+    s.len1 = 4;
+    ck_assert(solves(&s, "cmd=abc\n", 8, "cmd=keyword\n", 12));
+    /* memcmp(buf + 2, "KEY12345", 8) on a 5-byte input: the logged operand
+     * runs past the input; its prefix is found and overwritten. */
+    fz_cmp_rec_t m = {.type = FZ_CMP_STR, .len0 = 8, .len1 = 8};
+    memcpy(m.b0, "KEY\0\0\0\0\0", 8);
+    memcpy(m.b1, "KEY12345", 8);
+    ck_assert(solves(&m, "xxKEY", 5, "xxKEY12345", 10));
+    /* strcasecmp: found whatever the case. */
+    fz_cmp_rec_t c = {.type = FZ_CMP_STR, .attr = FZ_CMP_A_STRZ | FZ_CMP_A_NOCASE, .len0 = 3,
+                      .len1 = 3};
+    memcpy(c.b0, "GeX", 3);
+    memcpy(c.b1, "get", 3);
+    ck_assert(solves(&c, "gex /", 5, "get /", 5));
+    /* strstr(haystack, "needle"): inserted. */
+    fz_cmp_rec_t f = {.type = FZ_CMP_STR, .attr = FZ_CMP_A_STRZ | FZ_CMP_A_FIND, .len0 = 5,
+                      .len1 = 6};
+    memcpy(f.b0, "hello", 5);
+    memcpy(f.b1, "needle", 6);
+    ck_assert(solves(&f, "hello", 5, "helloneedle", 11));
+    ck_assert(solves(&f, "hello", 5, "needlehello", 11));
+    /* Already equal: nothing to do. */
+    memcpy(m.b0, m.b1, 8);
+    fz_i2s_edit_t e[8];
+    ck_assert_uint_eq(fz_i2s_edits(&m, (const uint8_t *)"KEY12345", 8, NULL, NULL, e, 8), 0);
+}
+END_TEST
+
+START_TEST(colour_confirms_the_position)
+{
+    /* 'AAAA' appears twice; the coloured run says the compared bytes were
+     * at offset 4 (where the coloured input holds 0x05060708). */
+    fz_cmp_rec_t r = {.type = FZ_CMP_INT, .size = 4, .attr = FZ_CMP_A_EQ, .len0 = 4, .len1 = 4};
+    memcpy(r.b0, "AAAA", 4);
+    memcpy(r.b1, "MAGC", 4);
+    fz_cmp_rec_t c = r;
+    memcpy(c.b0, "\x05\x06\x07\x08", 4);
+    const uint8_t cin[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    fz_i2s_edit_t e[16];
+    size_t n = fz_i2s_edits(&r, (const uint8_t *)"AAAAAAAA", 8, &c, cin, e, 16);
+    ck_assert_uint_ge(n, 2);
+    ck_assert_uint_eq(e[0].pos, 4);
+    ck_assert(e[0].confirmed);
+    ck_assert(!memcmp(e[0].ins, "MAGC", 4));
+}
+END_TEST
+
+START_TEST(broken_checks_and_taint)
+{
+    fz_cmplog_t *a = new_log(), *b = new_log();
+    /* Parent: magic ok, checksum ok, ordering test, switch. */
+    log_int(a, 1, 2, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0x5a46, 0x5a46);
+    log_int(a, 2, 2, FZ_CMP_A_EQ, 0x0123, 0x0123);
+    log_int(a, 3, 4, 0, 3, 10);
+    log_int(a, 4, 2, FZ_CMP_A_SWITCH, 7, 7);
+    /* Child: the checksum broke, the ordering and the switch changed. */
+    log_int(b, 1, 2, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0x5a46, 0x5a46);
+    log_int(b, 2, 2, FZ_CMP_A_EQ, 0x0123, 0x0456);
+    log_int(b, 3, 4, 0, 30, 10);
+    log_int(b, 4, 2, FZ_CMP_A_SWITCH, 8, 7);
+    fz_cmp_list_t pa, pb;
+    read_log(&pa, a);
+    read_log(&pb, b);
+    uint32_t out[8];
+    ck_assert_uint_eq(fz_cmp_broken(&pa, &pb, out, 8), 1);
+    ck_assert_uint_eq(pb.r[out[0]].slot, 2);
+    /* The magic kept its operands between the two runs; the checksum's
+     * changed; a site only one run reached has no counterpart. */
+    ck_assert_int_eq(fz_cmp_taint_rank(&pa.r[0], &pb), 2);
+    ck_assert_int_eq(fz_cmp_taint_rank(&pa.r[1], &pb), 0);
+    fz_cmp_rec_t lone = pa.r[0];
+    lone.slot = 99;
+    ck_assert_int_eq(fz_cmp_taint_rank(&lone, &pb), 1);
+    fz_cmp_list_free(&pa);
+    fz_cmp_list_free(&pb);
+    free(a);
+    free(b);
+}
+END_TEST
+
+START_TEST(tokens_filter)
+{
+    uint8_t tok[FZ_CMP_STR_MAX];
+    fz_cmp_rec_t r = {.type = FZ_CMP_INT, .size = 4, .attr = FZ_CMP_A_CONST, .len0 = 4, .len1 = 4};
+    memcpy(r.b1, "\xef\xbe\xad\xde", 4);
+    ck_assert_uint_eq(fz_i2s_token(&r, 1, (const uint8_t *)"abc", 3, tok), 4);
+    ck_assert(!memcmp(tok, "\xef\xbe\xad\xde", 4));
+    memcpy(r.b1, "\xef\xbe\0\0", 4); /* a 16-bit tag in an int */
+    ck_assert_uint_eq(fz_i2s_token(&r, 1, NULL, 0, tok), 2);
+    static const char *trivial[] = {"\0\0\0\0", "\1\0\0\0", "\xff\xff\xff\xff", "\0\1\0\0",
+                                    "\x41\x41\0\0"};
+    for (int i = 0; i < 5; i++) {
+        memcpy(r.b1, trivial[i], 4);
+        ck_assert_uint_eq(fz_i2s_token(&r, 1, NULL, 0, tok), 0);
+    }
+    fz_cmp_rec_t s = {.type = FZ_CMP_STR, .attr = FZ_CMP_A_STRZ, .len0 = 4, .len1 = 8};
+    memcpy(s.b0, "abc", 4);
+    memcpy(s.b1, "keyword", 8);
+    ck_assert_uint_eq(fz_i2s_token(&s, 1, (const uint8_t *)"abc", 3, tok), 7);
+    ck_assert(!memcmp(tok, "keyword", 7));
+    ck_assert_uint_eq(fz_i2s_token(&s, 0, (const uint8_t *)"xabcx", 5, tok), 0); /* input's */
+}
+END_TEST
+
+START_TEST(apply_bounds)
+{
+    fz_i2s_edit_t e = {.pos = 2, .del = 1, .ins_len = 3};
+    memcpy(e.ins, "XYZ", 3);
+    uint8_t out[16];
+    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcd", 4, &e, out, sizeof out), 6);
+    ck_assert(!memcmp(out, "abXYZd", 6));
+    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcd", 4, &e, out, 4), 4);
+    ck_assert(!memcmp(out, "abXY", 4));
+    e.pos = 100; /* past the end: appended */
+    e.del = 9;
+    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"ab", 2, &e, out, sizeof out), 5);
+    ck_assert(!memcmp(out, "abXYZ", 5));
+}
+END_TEST
+
+static Suite *i2s_suite(void)
+{
+    Suite *s = suite_create("i2s");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, read_dedupes_and_validates);
+    tcase_add_test(tc, int_magic_as_is_and_swapped);
+    tcase_add_test(tc, int_width_change_off_by_one_ascii);
+    tcase_add_test(tc, ordering_tries_both_sides_of_the_bound);
+    tcase_add_test(tc, switch_cases_each_become_edits);
+    tcase_add_test(tc, strings_replace_overwrite_find);
+    tcase_add_test(tc, colour_confirms_the_position);
+    tcase_add_test(tc, broken_checks_and_taint);
+    tcase_add_test(tc, tokens_filter);
+    tcase_add_test(tc, apply_bounds);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return fz_check_run(i2s_suite());
+}
