@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fz-fuzz/calibrate.h"
+#include "fz-fuzz/i2s.h"
 #include "core/coverage.h"
 #include "core/minimize.h"
 #include "fz-fuzz/status.h"
@@ -97,10 +98,18 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const ui
     st->stats.last_find_ms = fz_now_ms();
 }
 
-int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)
+/* The one place a candidate is run and judged; with log set, the
+ * comparison log is on for exactly this run (not for the minimization and
+ * calibration of what it finds), so it still holds this run afterwards. */
+static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op,
+                   int log)
 {
     fz_exec_t *x = &st->exec;
+    if (log)
+        fz_cmplog_begin(&st->i2s.shm);
     fz_run_result_t r = fz_fsrv_run(&x->fs, buf, len);
+    if (log)
+        fz_cmplog_end(&st->i2s.shm);
     int grew = 0;
     switch (r) {
     case FZ_RUN_ERROR:
@@ -136,11 +145,23 @@ int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     return grew;
 }
 
+int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)
+{
+    return run_one(st, buf, len, src, op, 0);
+}
+
+int fz_fuzz_run_logged(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
+                       const char *op)
+{
+    return run_one(st, buf, len, src, op, 1);
+}
+
 /* The havoc stage: a chain of mutations (mutators/chain.h) over the entry,
  * with a splice partner drawn from the queue for each turn. */
 static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
 {
-    fz_mut_env_t env = {.dict = st->dict.count ? &st->dict : NULL};
+    fz_mut_env_t env = {.dict = st->dict.count ? &st->dict : NULL,
+                        .auto_dict = st->i2s.dict.count ? &st->i2s.dict : NULL};
     if (st->queue.n > 1) {
         uint32_t other = fz_rng_below(&st->rng, st->queue.n - 1);
         fz_entry_t *p = st->queue.e[other >= e->id ? other + 1 : other];
@@ -228,12 +249,15 @@ static void stage_arith(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
 /* The stages each turn runs, in order.  A new stage is one row.  A -S
  * secondary skips the deterministic ones (as AFL++'s do): they walk the
  * same inputs the same way in every instance, so one instance, the main or
- * a lone one, doing them is enough. */
+ * a lone one, doing them is enough.  Input-to-state comes first: a magic
+ * value it solves in a few runs makes the walks after it start past the
+ * check; every instance runs it (as afl-fuzz -c does on -S too). */
 static const struct fz_stage {
     const char *name;
     void (*run)(fz_state_t *st, fz_entry_t *e, uint8_t *buf);
     int deterministic;
 } fz_stages[] = {
+    {"i2s", fz_i2s_stage, 0},
     {"flip1", stage_bitflip, 1},
     {"arith8", stage_arith, 1},
     {"sweep", stage_sweep, 1},

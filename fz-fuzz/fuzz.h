@@ -34,6 +34,11 @@
  * origin for the file name.  Returns 1 if the queue grew. */
 int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op);
 
+/* The same with the comparison log on for exactly this run (fz-fuzz/i2s.c
+ * reads it afterwards). */
+int fz_fuzz_run_logged(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src,
+                       const char *op);
+
 /* Non-zero with --until-crash once this run saved a crash. */
 int fz_fuzz_found_crash(const fz_state_t *st);
 

@@ -154,9 +154,11 @@ static void setup_exec(fz_state_t *st)
     fz_exec_t *x = &st->exec;
     fz_fsrv_cfg_t fcfg;
     fsrv_config(&st->cfg, &fcfg);
+    fz_i2s_setup(st, &fcfg);
     char err[512];
     if (fz_fsrv_start(&x->fs, &fcfg, err, sizeof(err)) != 0)
         fz_die("%s", err);
+    fz_i2s_started(st);
     x->timeout_ms = fcfg.timeout_ms;
     x->map_size = x->fs.map_size;
     size_t m = x->map_size;
@@ -282,6 +284,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
                "reproduce)\n",
                (unsigned long long)(st->stats.saved_crashes - crashes_before), st->out.dir);
     free_exec(&st->exec);
+    fz_i2s_free(&st->i2s);
     fz_sync_free(&st->sync);
     fz_queue_free(&st->queue);
     fz_dict_free(&st->dict);

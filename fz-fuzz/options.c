@@ -55,6 +55,10 @@ static const struct opt opt_table[] = {
     {"-f", "FILE", OPT_STR, AT(input_file), "write each input to FILE (instead of a private file)"},
     {"-q", NULL, OPT_FLAG, AT(quiet), "no status screen: one log line every few seconds"},
     {"-n", NULL, OPT_FLAG, AT(blind), "blind mode: target not built with fz-cc / afl-cc"},
+    {"-c", "BINARY", OPT_STR, AT(cmplog_bin),
+     "afl-fuzz's CmpLog binary; fz logs comparisons with the target's own hooks (on by "
+     "default), so only -c 0 (the target) means anything: another binary is not run, and "
+     "an AFL++ AFL_LLVM_CMPLOG build's log is not read"},
     {"--until-crash", NULL, OPT_FLAG, AT(until_crash),
      "stop at the first crash saved (exit 3), e.g. with -V as a CI gate"},
     {"--replay", "DIR", OPT_STR, AT(replay_dir),
@@ -276,6 +280,8 @@ void fz_options_usage(void *fp, const char *prog)
             "  FZ_BENCH_UNTIL_CRASH=1\n"
             "                    same as --until-crash\n"
             "  FZ_NO_AFFINITY=1  do not bind fz-fuzz and the target to a free CPU\n"
+            "  FZ_NO_CMPLOG=1    no comparison feedback (input-to-state stage and the\n"
+            "                    automatic dictionary; fz's own: no AFL_ form)\n"
             "  FZ_NO_DIRECT=1    persistent targets built with fz-cc: use AFL++'s\n"
             "                    SIGSTOP protocol instead of the faster direct mode\n"
             "                    (fz's own: no AFL_ form)\n"

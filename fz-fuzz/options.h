@@ -43,6 +43,8 @@ typedef struct fz_cfg {
     int until_crash;        /* --until-crash, FZ_BENCH_UNTIL_CRASH / AFL_BENCH_UNTIL_CRASH:
                                stop at the first crash saved */
     const char *replay_dir; /* --replay DIR: run each file once and report */
+    const char *cmplog_bin; /* -c: afl-fuzz's CmpLog binary; "0" = the target itself, which
+                               is all fz uses (fz-fuzz/i2s.c says what it does with others) */
     char **target_argv;     /* the target and its arguments (NULL-terminated) */
     int target_argc;
 } fz_cfg_t;

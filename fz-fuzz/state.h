@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "fz-fuzz/diag.h"
+#include "fz-fuzz/i2s.h"
 #include "core/fsrv.h"
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/outdir.h"
@@ -61,7 +62,8 @@ typedef struct fz_state {
     fz_sync_t sync;
     fz_diag_seen_t diag; /* target warnings given so far (diag.c) */
     fz_rng_t rng;
-    fz_dict_t dict;
+    fz_dict_t dict;              /* -x tokens */
+    fz_i2s_t i2s;                /* comparison feedback (i2s.c) */
     uint32_t cur_entry;          /* id of the entry being fuzzed */
     uint32_t next_queue_id;      /* id:N of the next file in queue/ */
     uint32_t next_crash_id;      /* id:N of the next file in crashes/ */

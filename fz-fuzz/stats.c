@@ -75,6 +75,9 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "flaky_crashes     : %llu\n"
         "rng_seed          : %llu\n"
         "sync_execs        : %llu\n"
+        "cmplog            : %s\n"
+        "cmplog_execs      : %llu\n"
+        "cmplog_finds      : %llu\n"
         "afl_banner        : %s\n"
         "afl_version       : fz-%s\n"
         "target_mode       : %s\n"
@@ -96,7 +99,8 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         (unsigned long long)r->calibration_execs, (unsigned long long)r->minimization_execs,
         (unsigned long long)r->total_crashes, (unsigned long long)r->total_hangs,
         (unsigned long long)r->flaky_crashes, (unsigned long long)r->seed,
-        (unsigned long long)r->sync_execs, r->afl_banner ? r->afl_banner : "", FZ_VERSION,
+        (unsigned long long)r->sync_execs, r->cmplog ? r->cmplog : "off",
+        (unsigned long long)r->cmplog_execs, (unsigned long long)r->cmplog_finds, r->afl_banner ? r->afl_banner : "", FZ_VERSION,
         r->target_mode ? r->target_mode : "default", r->fsrv_protocol ? r->fsrv_protocol : "v1",
         r->target_warnings && *r->target_warnings ? r->target_warnings : "none",
         r->command_line ? r->command_line : "");
@@ -154,7 +158,7 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->var_byte_count = s->var_bytes;
     r->cpu_affinity = x->fs.bound_cpu;
     r->havoc_expansion = 0;
-    r->auto_dict_entries = 0;
+    r->auto_dict_entries = (uint32_t)st->i2s.dict.count;
     /* fz keeps every queue input in memory and never evicts one. */
     for (uint32_t i = 0; i < st->queue.n; i++)
         r->testcache_size += st->queue.e[i]->len;
@@ -193,6 +197,9 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->seed = st->cfg.seed;
     r->sync_execs = st->sync.execs;
     r->target_warnings = st->diag.summary;
+    r->cmplog = st->i2s.state[0] ? st->i2s.state : "off";
+    r->cmplog_execs = st->i2s.execs;
+    r->cmplog_finds = st->i2s.finds;
 }
 
 void fz_stats_write(fz_state_t *st)

@@ -70,7 +70,7 @@ typedef struct fz_stats_report {
     int cpu_affinity; /* the CPU fz-fuzz and the target are bound to, -1 none */
     uint32_t edges_found, total_edges, var_byte_count;
     uint32_t havoc_expansion;   /* 0: fz's havoc never grows its stack (AFL++'s expand_havoc) */
-    uint32_t auto_dict_entries; /* tokens collected from the target: fz collects none yet */
+    uint32_t auto_dict_entries; /* tokens collected from the target's comparisons (i2s.h) */
     uint64_t testcache_size;    /* bytes of queue inputs held in memory (fz keeps them all) */
     uint32_t testcache_count, testcache_evict;
     const char *afl_banner, *target_mode, *command_line;
@@ -83,6 +83,9 @@ typedef struct fz_stats_report {
     uint64_t seed;
     uint64_t sync_execs;         /* target runs spent on other instances' files (sync.c) */
     const char *target_warnings; /* diag.h's short form; "" or NULL: "none" */
+    const char *cmplog;          /* comparison feedback: "on" or "off (why)" (i2s.h) */
+    uint64_t cmplog_execs;       /* target runs of the input-to-state stage */
+    uint64_t cmplog_finds;       /* queue entries and crashes those runs found */
 } fz_stats_report_t;
 
 /* The header line of plot_data, as AFL++ 4.04c writes it. */

@@ -65,6 +65,12 @@ static void draw(fz_state_t *st, const fz_stats_report_t *r, uint64_t now)
     if (st->sync.enabled)
         printf("  sync       %u imported from other instances, %llu runs on their files\033[K\n",
                r->corpus_imported, (unsigned long long)r->sync_execs);
+    if (st->i2s.on)
+        printf("  cmplog     %llu runs, %llu finds, %u auto tokens\033[K\n",
+               (unsigned long long)r->cmplog_execs, (unsigned long long)r->cmplog_finds,
+               r->auto_dict_entries);
+    else
+        printf("  cmplog     %s\033[K\n", r->cmplog);
     if (st->diag.summary[0])
         printf("  warnings   %s  (explained when the run ends)\033[K\n", st->diag.summary);
     fflush(stdout);

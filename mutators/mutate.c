@@ -380,11 +380,15 @@ static size_t mut_splice(fz_rng_t *rng, uint8_t *buf, size_t len, size_t max,
     return len;
 }
 
+/* One token, uniformly over both dictionaries (-x and the automatic one). */
 static const fz_dict_token_t *pick_token(fz_rng_t *rng, const fz_mut_env_t *env)
 {
-    if (!env || !env->dict || env->dict->count == 0)
+    size_t a = env && env->dict ? env->dict->count : 0;
+    size_t b = env && env->auto_dict ? env->auto_dict->count : 0;
+    if (!a && !b)
         return NULL;
-    return &env->dict->tokens[rand_below(rng, env->dict->count)];
+    size_t k = rand_below(rng, a + b);
+    return k < a ? &env->dict->tokens[k] : &env->auto_dict->tokens[k - a];
 }
 
 static size_t mut_dict_insert(fz_rng_t *rng, uint8_t *buf, size_t len, size_t max,

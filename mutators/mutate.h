@@ -20,9 +20,11 @@
  * optional: a NULL or empty dictionary, or no splice partner, just means the
  * mutators that need them do not apply. */
 typedef struct {
-    const fz_dict_t *dict; /* -x tokens and collected tokens; may be NULL */
+    const fz_dict_t *dict;      /* -x tokens; may be NULL */
     const uint8_t *splice; /* another corpus entry to cross over with; may be NULL */
     size_t splice_len;     /* its length in bytes */
+    const fz_dict_t *auto_dict; /* tokens collected from the target's comparisons
+                                   (fz-fuzz/i2s.h); may be NULL */
 } fz_mut_env_t;
 
 /* The mutators, in table order. */

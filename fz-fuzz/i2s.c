@@ -1,0 +1,325 @@
+/*
+ * i2s.c - the input-to-state stage, chained-check repair and automatic
+ * dictionary (see i2s.h for the idea; mutators/i2s.c makes the edits).
+ * Every target run goes through fz_fuzz_run_logged, which judges and saves
+ * the candidate like any other; this file only decides what to try next.
+ * No decision reads the clock, so -s SEED -E N stays reproducible.
+ */
+#include "fz-fuzz/i2s.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "fz-config.h"
+#include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/state.h"
+#include "fz-log.h"
+
+#define SEEN_CAP 65536u /* keys per entry; past half full nothing more is recorded */
+
+static void set_state(fz_i2s_t *I, int on, const char *why)
+{
+    I->on = on;
+    snprintf(I->state, sizeof I->state, on ? "on" : "off (%s)", why);
+}
+
+/* -c BINARY: what afl-fuzz means by it, and what fz does instead. */
+static void check_c_option(const fz_cfg_t *cfg)
+{
+    const char *c = cfg->cmplog_bin;
+    if (!c || !strcmp(c, "0"))
+        return;
+    char *a = fz_fsrv_find_program(c), *b = fz_fsrv_find_program(cfg->target_argv[0]);
+    char *ra = a ? realpath(a, NULL) : NULL, *rb = b ? realpath(b, NULL) : NULL;
+    if (!ra || !rb || strcmp(ra, rb))
+        fz_warn("-c %s: fz reads comparisons from the fuzzed binary's own hooks (every fz-cc "
+                "build has them), so this binary is not run; an AFL++ CmpLog build "
+                "(AFL_LLVM_CMPLOG=1) writes AFL++'s own log layout, which fz does not read. "
+                "Use -c 0, or leave -c out",
+                c);
+    free(a);
+    free(b);
+    free(ra);
+    free(rb);
+}
+
+void fz_i2s_setup(fz_state_t *st, fz_fsrv_cfg_t *fcfg)
+{
+    fz_i2s_t *I = &st->i2s;
+    memset(I, 0, sizeof *I);
+    I->shm.id = -1;
+    fz_dict_init(&I->dict);
+    if (st->cfg.target_argv)
+        check_c_option(&st->cfg);
+    if (fz_env_flag("FZ_NO_CMPLOG", NULL)) {
+        set_state(I, 0, "FZ_NO_CMPLOG=1");
+        return;
+    }
+    if (st->cfg.blind) {
+        set_state(I, 0, "-n: no instrumentation");
+        return;
+    }
+    char err[512];
+    if (fz_cmplog_create(&I->shm, err, sizeof err)) {
+        fz_warn("%s", err);
+        set_state(I, 0, "no shared memory for the log");
+        return;
+    }
+    fcfg->cmplog = 1;
+    fcfg->cmplog_shm_id = I->shm.id;
+    set_state(I, 1, "");
+}
+
+static void alloc_work(fz_i2s_t *I)
+{
+    for (int i = 0; i < FZ_I2S_LISTS; i++)
+        if (fz_cmp_list_init(&I->lists[i], FZ_I2S_RECORDS))
+            fz_die("out of memory");
+    for (size_t i = 0; i < sizeof I->bufs / sizeof I->bufs[0]; i++)
+        if (!(I->bufs[i] = malloc(FZ_MAX_INPUT)))
+            fz_die("out of memory");
+    I->seen_cap = SEEN_CAP;
+    I->seen = calloc(I->seen_cap, sizeof *I->seen);
+    I->order = malloc(FZ_I2S_RECORDS * sizeof *I->order);
+    if (!I->seen || !I->order)
+        fz_die("out of memory");
+}
+
+void fz_i2s_started(fz_state_t *st)
+{
+    fz_i2s_t *I = &st->i2s;
+    if (I->on && !st->exec.fs.cmplog) {
+        set_state(I, 0, "the target has no compare hooks");
+        fz_cmplog_destroy(&I->shm);
+    }
+    if (I->on)
+        alloc_work(I);
+    fz_info("comparison feedback: %s%s", I->state,
+            I->on ? ""
+            : !strcmp(I->state, "off (the target has no compare hooks)")
+                ? "; build it with this fz-cc (an older fz, afl-cc or a FZ_NO_CMP=1 build has none)"
+                : "");
+}
+
+void fz_i2s_free(fz_i2s_t *I)
+{
+    for (int i = 0; i < FZ_I2S_LISTS; i++)
+        fz_cmp_list_free(&I->lists[i]);
+    for (size_t i = 0; i < sizeof I->bufs / sizeof I->bufs[0]; i++)
+        free(I->bufs[i]);
+    free(I->seen);
+    free(I->order);
+    fz_cmplog_destroy(&I->shm);
+    fz_dict_free(&I->dict);
+}
+
+/* Returns 1 if key was seen on this entry, and records it. */
+static int seen(fz_i2s_t *I, uint64_t key)
+{
+    key = key ? key : 1;
+    uint32_t mask = I->seen_cap - 1;
+    for (uint32_t i = (uint32_t)key & mask;; i = (i + 1) & mask) {
+        if (I->seen[i] == key)
+            return 1;
+        if (!I->seen[i]) {
+            if (I->seen_n < I->seen_cap / 2) {
+                I->seen[i] = key;
+                I->seen_n++;
+            }
+            return 0;
+        }
+    }
+}
+
+static uint64_t hash_input(const uint8_t *b, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ n;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static int out_of_budget(fz_state_t *st)
+{
+    return st->i2s.execs >= st->i2s.stop_execs || fz_fuzz_should_stop(st);
+}
+
+/* One logging run of a candidate; its comparisons land in *log.  Returns
+ * 1 if it found something (a queue entry or a new unique crash). */
+static int try_input(fz_state_t *st, uint32_t src, const uint8_t *buf, size_t len, const char *op,
+                     fz_cmp_list_t *log)
+{
+    fz_i2s_t *I = &st->i2s;
+    uint64_t crashes = st->stats.saved_crashes;
+    int grew = fz_fuzz_run_logged(st, buf, (uint32_t)len, src, op);
+    I->execs++;
+    fz_cmp_list_read(log, I->shm.log);
+    int found = grew || st->stats.saved_crashes > crashes;
+    I->finds += (uint64_t)found;
+    return found;
+}
+
+/* Compared constants and strings that look like tokens join the
+ * automatic dictionary. */
+static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *in, size_t len)
+{
+    uint8_t tok[FZ_CMP_STR_MAX];
+    for (uint32_t i = 0; i < l->n && I->dict.count < FZ_I2S_DICT_MAX; i++) {
+        const fz_cmp_rec_t *r = &l->r[i];
+        for (int side = 0; side < 2; side++) {
+            /* An integer's constant side is v1; a non-constant pair may
+             * still hold one (a value loaded from a table). */
+            if (r->type == FZ_CMP_INT && (r->attr & (FZ_CMP_A_CONST | FZ_CMP_A_SWITCH)) && !side)
+                continue;
+            size_t n = fz_i2s_token(r, side, in, len, tok);
+            if (n)
+                fz_dict_add(&I->dict, tok, n);
+        }
+    }
+}
+
+typedef struct {
+    const uint8_t *in;
+    size_t len;
+    const fz_cmp_list_t *log;    /* the comparisons of `in` */
+    const fz_cmp_list_t *colour; /* of the coloured copy cin (depth 0 only) */
+    const uint8_t *cin;
+    int depth;
+} level_t;
+
+static void solve(fz_state_t *st, uint32_t src, const level_t *lv);
+
+/* A candidate broke checks its parent passed (a length or checksum over
+ * the bytes it changed): fix them one by one, each fix a logging run,
+ * until the candidate finds something or a round fixes nothing. */
+static int repair(fz_state_t *st, uint32_t src, const level_t *lv, uint8_t *cur, size_t cur_len)
+{
+    fz_i2s_t *I = &st->i2s;
+    int d = lv->depth;
+    fz_cmp_list_t *now = &I->lists[2 + 3 * d];
+    uint8_t *trial = I->bufs[3 * d + 1], *keep = I->bufs[3 * d + 2];
+    fz_i2s_edit_t edits[FZ_I2S_REPAIR_EDITS];
+    for (int round = 1; round <= FZ_I2S_REPAIR_ROUNDS; round++) {
+        uint32_t broken[FZ_I2S_REPAIR_CHECKS];
+        uint32_t nb = fz_cmp_broken(lv->log, now, broken, FZ_I2S_REPAIR_CHECKS);
+        int fixed = 0;
+        for (uint32_t b = 0; b < nb && !fixed; b++) {
+            fz_cmp_rec_t want = now->r[broken[b]];
+            size_t ne = fz_i2s_edits(&want, cur, cur_len, NULL, NULL, edits, FZ_I2S_REPAIR_EDITS);
+            for (size_t k = 0; k < ne && !fixed; k++) {
+                if (out_of_budget(st))
+                    return 0;
+                size_t tl = fz_i2s_apply(cur, cur_len, &edits[k], trial, FZ_MAX_INPUT);
+                if (seen(I, hash_input(trial, tl)))
+                    continue;
+                char op[32];
+                snprintf(op, sizeof op, "i2s,rep:%d", round);
+                fz_cmp_list_t *tl_log = &I->lists[3 + 3 * d];
+                if (try_input(st, src, trial, tl, op, tl_log)) {
+                    if (d + 1 < FZ_I2S_DEPTH) {
+                        level_t next = {trial, tl, tl_log, NULL, NULL, d + 1};
+                        solve(st, src, &next);
+                    }
+                    return 1;
+                }
+                const fz_cmp_rec_t *r = fz_cmp_list_find(tl_log, want.slot, want.idx);
+                if (r && fz_cmp_equal(r)) { /* this check passes now: go on from here */
+                    memcpy(keep, trial, tl);
+                    cur = keep;
+                    cur_len = tl;
+                    fz_cmp_list_t t = *now;
+                    *now = *tl_log;
+                    *tl_log = t;
+                    fixed = 1;
+                }
+            }
+        }
+        if (!fixed)
+            return 0;
+    }
+    return 0;
+}
+
+/* Records of lv->log by taint rank (input-driven first), into I->order. */
+static uint32_t rank_records(fz_i2s_t *I, const level_t *lv)
+{
+    uint32_t n = 0;
+    for (int want = 0; want <= 2; want++)
+        for (uint32_t i = 0; i < lv->log->n; i++)
+            if (fz_cmp_taint_rank(&lv->log->r[i], lv->colour) == want)
+                I->order[n++] = i;
+    return n;
+}
+
+/* Tries the edits of every comparison of lv; a find is solved further at
+ * once (the next check behind it), a candidate that broke a check is
+ * repaired. */
+static void solve(fz_state_t *st, uint32_t src, const level_t *lv)
+{
+    fz_i2s_t *I = &st->i2s;
+    int d = lv->depth;
+    uint32_t *order = malloc((lv->log->n ? lv->log->n : 1) * sizeof *order);
+    if (!order)
+        fz_die("out of memory");
+    uint32_t n = rank_records(I, lv);
+    memcpy(order, I->order, n * sizeof *order);
+    uint8_t *out = I->bufs[3 * d];
+    fz_cmp_list_t *clog = &I->lists[2 + 3 * d];
+    fz_i2s_edit_t edits[FZ_I2S_EDITS];
+    for (uint32_t k = 0; k < n && !out_of_budget(st); k++) {
+        fz_cmp_rec_t r = lv->log->r[order[k]];
+        if (seen(I, fz_cmp_key(&r)))
+            continue; /* this pair was tried on this entry: a loop, or a parent's */
+        const fz_cmp_rec_t *c = lv->colour ? fz_cmp_list_find(lv->colour, r.slot, r.idx) : NULL;
+        size_t ne = fz_i2s_edits(&r, lv->in, lv->len, c, lv->cin, edits, FZ_I2S_EDITS);
+        for (size_t j = 0; j < ne && !out_of_budget(st); j++) {
+            size_t ol = fz_i2s_apply(lv->in, lv->len, &edits[j], out, FZ_MAX_INPUT);
+            if (seen(I, hash_input(out, ol)))
+                continue;
+            if (try_input(st, src, out, ol, "i2s", clog)) {
+                if (d + 1 < FZ_I2S_DEPTH) {
+                    level_t next = {out, ol, clog, NULL, NULL, d + 1};
+                    solve(st, src, &next);
+                }
+                break;
+            }
+            if (repair(st, src, lv, out, ol))
+                break;
+        }
+    }
+    free(order);
+}
+
+/* A copy of the entry with every byte changed (from the seeded RNG), for
+ * the one run that tells which comparisons follow the input. */
+static void colour(fz_state_t *st, const uint8_t *in, size_t len, uint8_t *out)
+{
+    for (size_t i = 0; i < len; i++) {
+        uint8_t v = (uint8_t)fz_rng_below(&st->rng, 255) + 1;
+        out[i] = in[i] ^ v;
+    }
+}
+
+void fz_i2s_stage(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
+{
+    (void)buf;
+    fz_i2s_t *I = &st->i2s;
+    if (!I->on || e->was_fuzzed || fz_fuzz_should_stop(st))
+        return;
+    I->stop_execs = I->execs + FZ_I2S_MAX_EXECS;
+    memset(I->seen, 0, (size_t)I->seen_cap * sizeof *I->seen);
+    I->seen_n = 0;
+    seen(I, hash_input(e->data, e->len));
+    fz_cmp_list_t *log = &I->lists[0], *clog = &I->lists[1];
+    if (try_input(st, e->id, e->data, e->len, "i2s", log) || !log->n)
+        return; /* a flaky entry found something, or nothing was compared */
+    collect_tokens(I, log, e->data, e->len);
+    uint8_t *cin = I->bufs[3 * FZ_I2S_DEPTH];
+    colour(st, e->data, e->len, cin);
+    seen(I, hash_input(cin, e->len));
+    try_input(st, e->id, cin, e->len, "i2s", clog);
+    level_t top = {e->data, e->len, log, clog, cin, 0};
+    solve(st, e->id, &top);
+}

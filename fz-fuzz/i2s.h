@@ -1,0 +1,98 @@
+/*
+ * i2s.h - comparison feedback in fz-fuzz: the input-to-state stage, the
+ * chained-check repair and the automatic dictionary, over the comparison
+ * log the target's compare hooks fill (include/fz-cmplog.h, core/cmplog.h;
+ * the pure parts are in mutators/i2s.h).
+ *
+ * On an entry's first turn the stage logs one run of it (and one of a
+ * "coloured" copy, every byte changed, to see which comparisons follow the
+ * input), then for each comparison puts one operand where the input holds
+ * the other.  Every candidate is a logging run through fz_fuzz_run_logged,
+ * so what it finds is judged and saved like any other find, and its log
+ * is there to look at: a candidate that found something is solved further
+ * (the next check of a header), and one that broke a check its parent
+ * passed (a length or checksum over the bytes just changed) is repaired
+ * for a few rounds.  Compared constants and strings that look like tokens
+ * join havoc's dictionary.
+ *
+ * On by default; FZ_NO_CMPLOG=1 turns it off, and it turns itself off
+ * (one line in the log, `cmplog` in fuzzer_stats) for a target whose
+ * handshake does not say it has compare hooks.
+ */
+#ifndef FZ_FUZZ_I2S_H
+#define FZ_FUZZ_I2S_H
+
+#include <stdint.h>
+
+#include "core/cmplog.h"
+#include "core/fsrv.h"
+#include "mutators/dict.h"
+#include "mutators/i2s.h"
+
+/* Target runs the stage spends on one entry at most (the entry's logging
+ * run, the coloured run, candidates and repairs; finds' minimization is
+ * counted as such).  Comparable to the deterministic stages' 768 on a
+ * 64-byte entry: the stage runs once per entry, and one solved magic value
+ * is worth more than any number of havoc rounds. */
+#define FZ_I2S_MAX_EXECS 2048
+
+/* Candidates tried per comparison.  Confirmed positions come first, so the
+ * right one is nearly always among the first few; the rest are for
+ * operands that occur many times in the input. */
+#define FZ_I2S_EDITS 24
+
+/* How many finds deep one entry's stage follows (each find's log solved
+ * at once, without waiting for its turn): a header of magic, length,
+ * checksum and tag is 4-6 steps. */
+#define FZ_I2S_DEPTH 8
+
+/* Repair rounds after a candidate broke a check its parent passed, broken
+ * checks looked at per round, and candidates per broken check. */
+#define FZ_I2S_REPAIR_ROUNDS 6
+#define FZ_I2S_REPAIR_CHECKS 2
+#define FZ_I2S_REPAIR_EDITS 8
+
+/* Distinct comparisons kept per logging run. */
+#define FZ_I2S_RECORDS 4096
+
+/* Most tokens the automatic dictionary holds (deduplicated).  Havoc picks
+ * tokens uniformly; a few hundred keeps each one likely to be tried. */
+#define FZ_I2S_DICT_MAX 512
+
+/* Lists: the entry's log, the coloured log, and per depth the candidate's
+ * log and the repair's current and trial logs. */
+#define FZ_I2S_LISTS (2 + 3 * FZ_I2S_DEPTH)
+
+typedef struct fz_i2s {
+    int on;               /* the stage runs */
+    char state[96];       /* "on", or "off (why)": the log line and fuzzer_stats */
+    fz_cmplog_shm_t shm;  /* the log segment (id -1 when off from the start) */
+    fz_dict_t dict;       /* the automatic dictionary */
+    uint64_t execs;       /* target runs of the stage */
+    uint64_t finds;       /* queue entries and crashes its runs saved */
+    uint64_t stop_execs;  /* this entry's budget ends at this execs value */
+    fz_cmp_list_t lists[FZ_I2S_LISTS];
+    uint8_t *bufs[3 * FZ_I2S_DEPTH + 1]; /* candidates, repairs, the coloured input */
+    uint64_t *seen;       /* keys tried on this entry: pairs and candidate hashes */
+    uint32_t seen_cap, seen_n;
+    uint32_t *order;      /* scratch: records sorted by taint rank */
+} fz_i2s_t;
+
+struct fz_state;
+struct fz_entry;
+
+/* Before the forkserver starts: decides whether comparison feedback is
+ * wanted (FZ_NO_CMPLOG, -n, -c), creates the log and tells the forkserver
+ * client to offer it (fcfg->cmplog). */
+void fz_i2s_setup(struct fz_state *st, fz_fsrv_cfg_t *fcfg);
+
+/* After the handshake: keeps the stage on only if the target said it
+ * fills the log, and says once which it is. */
+void fz_i2s_started(struct fz_state *st);
+
+/* The stage (a row of fuzz.c's table): runs on an entry's first turn. */
+void fz_i2s_stage(struct fz_state *st, struct fz_entry *e, uint8_t *buf);
+
+void fz_i2s_free(fz_i2s_t *i);
+
+#endif
