@@ -91,7 +91,8 @@ START_TEST(test_keys)
     static const char *fz_keys[] = {"execs_per_fork", "calibration_execs", "minimize_execs",
                                     "total_crashes",  "total_hangs",       "flaky_crashes",
                                     "rng_seed",       "sync_execs",        "target_warnings",
-                                    "fsrv_protocol"};
+                                    "fsrv_protocol",  "cmplog",            "cmplog_execs",
+                                    "cmplog_finds"};
     size_t n_afl = sizeof(afl_keys) / sizeof(afl_keys[0]);
     size_t n_fz = sizeof(fz_keys) / sizeof(fz_keys[0]);
     size_t next_afl = 0, lines = 0;
@@ -115,6 +116,7 @@ START_TEST(test_keys)
     for (size_t i = 0; i < n_fz; i++)
         ck_assert_msg(value_of(buf, fz_keys[i], v, sizeof(v)), "missing key %s", fz_keys[i]);
     ck_assert_str_eq(value_of(buf, "execs_ps_last_min", v, sizeof(v)), "987.50");
+    ck_assert_str_eq(value_of(buf, "cmplog", v, sizeof(v)), "off"); /* unset: off */
     ck_assert_str_eq(value_of(buf, "cpu_affinity", v, sizeof(v)), "-1");
     ck_assert_str_eq(value_of(buf, "testcache_size", v, sizeof(v)), "4096");
     ck_assert_str_eq(value_of(buf, "testcache_count", v, sizeof(v)), "17");
