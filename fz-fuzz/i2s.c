@@ -141,6 +141,8 @@ static uint64_t hash_input(const uint8_t *b, size_t n)
     return h;
 }
 
+static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *in, size_t len);
+
 static int out_of_budget(fz_state_t *st)
 {
     return st->i2s.execs >= st->i2s.stop_execs || fz_fuzz_should_stop(st);
@@ -158,6 +160,8 @@ static int try_input(fz_state_t *st, uint32_t src, const uint8_t *buf, size_t le
     fz_cmp_list_read(log, I->shm.log);
     int found = grew || st->stats.saved_crashes > crashes;
     I->finds += (uint64_t)found;
+    if (found) /* a new path: its constants are new too */
+        collect_tokens(I, log, buf, len);
     return found;
 }
 
@@ -313,8 +317,9 @@ void fz_i2s_stage(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     I->seen_n = 0;
     seen(I, hash_input(e->data, e->len));
     fz_cmp_list_t *log = &I->lists[0], *clog = &I->lists[1];
-    if (try_input(st, e->id, e->data, e->len, "i2s", log) || !log->n)
-        return; /* a flaky entry found something, or nothing was compared */
+    try_input(st, e->id, e->data, e->len, "i2s", log);
+    if (!log->n)
+        return; /* nothing compared: nothing to solve */
     collect_tokens(I, log, e->data, e->len);
     uint8_t *cin = I->bufs[3 * FZ_I2S_DEPTH];
     colour(st, e->data, e->len, cin);
