@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "core/opts.h"
 #include "fz-config.h"
 #include "fz-fuzz/fuzz.h"
 #include "fz-fuzz/state.h"
@@ -155,7 +155,8 @@ static int try_input(fz_state_t *st, uint32_t src, const uint8_t *buf, size_t le
 {
     fz_i2s_t *I = &st->i2s;
     uint64_t crashes = st->stats.saved_crashes;
-    int grew = fz_fuzz_run_logged(st, buf, (uint32_t)len, src, op);
+    fz_origin_t o = {.op = op, .src = src};
+    int grew = fz_fuzz_run_logged(st, buf, (uint32_t)len, &o);
     I->execs++;
     fz_cmp_list_read(log, I->shm.log);
     int found = grew || st->stats.saved_crashes > crashes;
