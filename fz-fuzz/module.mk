@@ -40,3 +40,4 @@ $(OBJ)/tests/check_stats: tests/check_stats.c $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(
 
 # Benchmark: coverage over time against afl-fuzz on bench/coverage_target.c.
 BENCH += bench/coverage.sh
+BENCH += bench/cmplog.sh
