@@ -58,7 +58,7 @@ void fz_i2s_setup(fz_state_t *st, fz_fsrv_cfg_t *fcfg)
         return;
     }
     if (st->cfg.blind) {
-        set_state(I, 0, "-n: no instrumentation");
+        set_state(I, 0, "-n blind mode");
         return;
     }
     char err[512];
