@@ -11,7 +11,10 @@
 # timed from outside with a nanosecond clock, start-up included.  A run that
 # hit the cap prints ">CAP".  fz's row also shows the runs it needed and how
 # many of them the input-to-state stage made (cmplog_execs / execs_done).
-# fz builds with fz-cc (gcc; BENCH_CMPLOG_CC=clang for fz-clang).
+# fz builds with fz-cc (gcc; BENCH_CMPLOG_CC=clang for fz-clang).  Neither
+# fuzzer binds to a CPU (FZ_NO_AFFINITY=1, AFL_NO_AFFINITY=1): afl-fuzz
+# refuses to start when every core is bound already, and a time to crash
+# needs no same-CPU wake-ups to be fair.
 # Without afl-fuzz / afl-clang-fast only fz's column is printed.
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
@@ -58,14 +61,14 @@ crashed() { ls "$1"/default/crashes/id:* >/dev/null 2>&1; }
 
 printf '%-8s %12s %22s %12s %8s\n' target "fz (s)" "fz execs (i2s)" "afl -c 0 (s)" "afl/fz"
 for t in $targets; do
-    timed fz_ns "$root/bin/fz-fuzz" -q -s 1 -V "$cap" --until-crash -i "$w/seeds-$t" \
+    FZ_NO_AFFINITY=1 timed fz_ns "$root/bin/fz-fuzz" -q -s 1 -V "$cap" --until-crash -i "$w/seeds-$t" \
         -o "$w/out-fz-$t" -- "$w/fz-$t" @@
     fz_s=$(secs "$fz_ns")
     crashed "$w/out-fz-$t" || fz_s=">$cap"
     execs="$(stat_of "$w/out-fz-$t" execs_done) ($(stat_of "$w/out-fz-$t" cmplog_execs))"
     afl_s=- ratio=-
     if [ $have_afl = 1 ]; then
-        AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
+        AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 \
             AFL_BENCH_UNTIL_CRASH=1 timed afl_ns afl-fuzz -s 1 -V "$cap" -c 0 \
             -i "$w/seeds-$t" -o "$w/out-afl-$t" -- "$w/afl-$t" @@
         afl_s=$(secs "$afl_ns")
