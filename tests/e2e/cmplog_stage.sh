@@ -64,6 +64,14 @@ rc=$?
 [ $rc = 0 ] || { cat off-h.log; fail "libFuzzer harness: exit $rc with FZ_NO_CMPLOG=1, want 0"; }
 ok "libFuzzer harness: found with comparison feedback, not without"
 
+# Bad input: a million compares per run in a tight loop and strcmp on two
+# 2 MiB strings; the log stays bounded and the key behind them is found.
+fzcc -O1 -o heavy "$FZ_ROOT/testcases/cmp_heavy.c" || fail "cannot build cmp_heavy.c"
+fz-fuzz -q -s 1 -E 1000 --until-crash -i seeds-magic -o on-heavy -- ./heavy @@ >on-heavy.log 2>&1
+rc=$?
+[ $rc = 3 ] || { cat on-heavy.log; fail "heavy: exit $rc, want 3 (the key found despite the noise)"; }
+ok "a million compares per run and 2 MiB strcmp operands: key found in $(stat_of on-heavy execs_done) runs"
+
 # -n: off, said once, nothing else changes.
 fz-fuzz -q -n -s 1 -E 200 -i seeds-magic -o blind -- ./magic @@ >blind.log 2>&1
 [ "$(grep -c 'comparison feedback' blind.log)" = 1 ] || { cat blind.log; fail "-n: not one comparison-feedback line"; }
