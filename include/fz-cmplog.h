@@ -108,4 +108,19 @@ typedef struct {
 
 #define FZ_CMPLOG_VERSION 1u
 
+/* The hooks (module -> runtime; runtime/rt-cmp.c, docs/internals.md).  A
+ * module's site k calls them with site = its base + k; integer operands
+ * are zero-extended from their width; info = FZ_CMP_HOOK_INFO(width,
+ * FZ_CMP_A_* bits).
+ *   void __fz_register_cmp(uint8_t *flag, uint32_t *base, uint32_t nsites);
+ *   void __fz_cmp_int(uint32_t site, uint64_t v0, uint64_t v1, uint32_t info);
+ *   void __fz_cmp_int128(uint32_t site, uint64_t v0, uint64_t v0_hi,
+ *                        uint64_t v1, uint64_t v1_hi, uint32_t info);
+ *   void __fz_cmp_switch(uint32_t site, uint64_t v, const uint64_t *cases,
+ *                        uint32_t n, uint32_t width);
+ *   void __fz_cmp_mem(uint32_t site, const void *a, const void *b,
+ *                     size_t n0, size_t n1, uint32_t attr);
+ */
+#define FZ_CMP_HOOK_INFO(width, attr) ((uint32_t)(width) | (uint32_t)(attr) << 8)
+
 #endif

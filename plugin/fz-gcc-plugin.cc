@@ -132,6 +132,8 @@
 #include "diagnostic-core.h"
 #include "output.h"
 
+#include "fz-gcc-cmp.h"
+
 int plugin_is_GPL_compatible = 1;
 
 namespace
@@ -149,6 +151,7 @@ struct fz_state {
     unsigned slots; /* N: slots handed out so far */
     tree area;      /* __fz_area, created at the first instrumented block */
     tree ctr_type;  /* uint8_t with an alias set of its own (see counter_type) */
+    fz_cmp_state *cmp; /* the comparison hooks (plugin/fz-gcc-cmp.cc) */
 };
 
 tree u8_ptr_type()
@@ -540,6 +543,13 @@ void emit_module(fz_state *st)
     cgraph_build_static_cdtor('I', build_register_call(area, n), FZ_CTOR_PRIORITY_REGISTER);
 }
 
+/* The comparison pass leaves alone what the edge pass leaves alone. */
+bool cmp_skipped(void *user, function *fn, basic_block bb)
+{
+    fz_state *st = (fz_state *)user;
+    return bb ? block_denied(st, bb) : function_skipped(st, fn);
+}
+
 void on_finish_unit(void *, void *user_data)
 {
     fz_state *st = (fz_state *)user_data;
@@ -548,6 +558,7 @@ void on_finish_unit(void *, void *user_data)
         return;
     if (st->slots > 0)
         emit_module(st);
+    unsigned sites = fz_cmp_finish_unit(st->cmp);
     if (st->quiet)
         return;
     const char *file = main_input_filename ? main_input_filename : "<stdin>";
@@ -559,12 +570,16 @@ void on_finish_unit(void *, void *user_data)
     else
         fprintf(stderr, "fz-cc: %u edges instrumented in %s%s\n", st->slots, file,
                 in_lto_p ? " (-flto link)" : "");
+    if (sites > 0 && !(flag_generate_lto && !flag_fat_lto_objects && !in_lto_p))
+        fprintf(stderr, "fz-cc: %u comparison sites hooked in %s%s\n", sites, file,
+                in_lto_p ? " (-flto link)" : "");
 }
 
 void on_finish(void *, void *user_data)
 {
     fz_state *st = (fz_state *)user_data;
     fz_denylist_free(&st->deny);
+    fz_cmp_free(st->cmp);
     delete st;
 }
 
@@ -578,7 +593,7 @@ struct plugin_info fz_plugin_info = {
     "fz",
     "fz edge-coverage instrumentation (see docs/coverage.md); FZ_QUIET=1 silences the report, "
     "FZ_DENYLIST=file skips functions and files, FZ_NO_PRUNE=1 counts every block the first rule "
-    "picks",
+    "picks, FZ_NO_CMP=1 leaves comparisons unhooked",
 };
 
 /* The GCC this plugin was compiled for.  The two macros exist only so that
@@ -677,8 +692,27 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
     pass_info.ref_pass_instance_number = 1;
     pass_info.pos_op = PASS_POS_INSERT_AFTER;
 
+    /* The comparison hooks come after the counters, so the blocks they add
+     * get none. */
+    st->cmp = fz_cmp_new(!env_flag("FZ_NO_CMP"), cmp_skipped, st);
+    struct register_pass_info cmp_info;
+    cmp_info.pass = fz_cmp_pass_new(g, st->cmp);
+    cmp_info.reference_pass_name = "fz";
+    cmp_info.ref_pass_instance_number = 1;
+    cmp_info.pos_op = PASS_POS_INSERT_AFTER;
+
     register_callback(info->base_name, PLUGIN_INFO, NULL, &fz_plugin_info);
     register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass_info);
+    register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &cmp_info);
+    /* Switches are marked before GCC lowers them into compares. */
+    for (const char *lower : {"switchlower", "switchlower_O0"}) {
+        struct register_pass_info sw_info;
+        sw_info.pass = fz_switch_pass_new(g, st->cmp);
+        sw_info.reference_pass_name = lower;
+        sw_info.ref_pass_instance_number = 0;
+        sw_info.pos_op = PASS_POS_INSERT_BEFORE;
+        register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &sw_info);
+    }
     register_callback(info->base_name, PLUGIN_FINISH_UNIT, on_finish_unit, st);
     register_callback(info->base_name, PLUGIN_FINISH, on_finish, st);
     return 0;

@@ -17,10 +17,13 @@ FZ_GCC_PLUGIN_CXXFLAGS = -O2 -g -Wall -Wextra -fno-rtti -fPIC \
 
 ALL += lib/fz/fz-gcc-plugin.so lib/fz/fz-gcc-plugin.version
 
-lib/fz/fz-gcc-plugin.so: plugin/fz-gcc-plugin.cc plugin/fz-denylist.h include/fz-config.h
+FZ_GCC_PLUGIN_SRCS = plugin/fz-gcc-plugin.cc plugin/fz-gcc-cmp.cc
+
+lib/fz/fz-gcc-plugin.so: $(FZ_GCC_PLUGIN_SRCS) plugin/fz-gcc-cmp.h plugin/fz-denylist.h \
+		include/fz-config.h include/fz-cmplog.h
 	@mkdir -p $(dir $@)
 	@test -f $(FZ_GCC_PLUGIN_INC)/gcc-plugin.h || { echo "plugin/gcc.mk: GCC plugin headers not found in $(FZ_GCC_PLUGIN_INC); install them: apt-get install gcc-$(FZ_GCC_MAJOR)-plugin-dev (or run make check as root)" >&2; exit 1; }
-	$(CXX) -shared $(FZ_GCC_PLUGIN_CXXFLAGS) $< -o $@.tmp && mv $@.tmp $@
+	$(CXX) -shared $(FZ_GCC_PLUGIN_CXXFLAGS) $(FZ_GCC_PLUGIN_SRCS) -o $@.tmp && mv $@.tmp $@
 
 lib/fz/fz-gcc-plugin.version: lib/fz/fz-gcc-plugin.so
 	$(CC) -dumpfullversion > $@.tmp && mv $@.tmp $@

@@ -5,7 +5,8 @@
 # -O2 -fPIC (usable in PIE, non-PIE and shared links) and never instrumented.
 RT_CFLAGS = -std=gnu11 -O2 -g -fPIC -Wall -Wextra -Iinclude -I. -MMD -MP \
 	-fno-stack-protector -fvisibility=hidden
-RT_SRCS := runtime/rt-map.c runtime/rt-input.c runtime/rt-fsrv.c runtime/rt-diag.c
+RT_SRCS := runtime/rt-map.c runtime/rt-input.c runtime/rt-fsrv.c runtime/rt-diag.c \
+	runtime/rt-cmp.c
 RT_OBJS := $(RT_SRCS:%.c=$(OBJ)/rt/%.o)
 
 ALL += $(LIBFZ)/fz-rt.o $(LIBFZ)/fz-libfuzzer.o
@@ -37,3 +38,11 @@ $(OBJ)/tests/check_runtime: tests/check_runtime.c $(OBJ)/rt/rt_edges $(OBJ)/rt/r
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) $< -o $@ $(CHECK_LIBS)
 
 UNIT_TESTS += $(OBJ)/tests/check_runtime
+
+# The fuzzer's side of the comparison log, for the e2e tests of the hooks
+# (tests/e2e/cmplog_*.sh): runs a target with logging on and prints the log.
+ALL += $(OBJ)/tests/cmplog-dump
+
+$(OBJ)/tests/cmplog-dump: tests/cmplog_dump.c include/fz-cmplog.h include/fz-protocol.h
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) $< -o $@

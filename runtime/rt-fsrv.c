@@ -34,6 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fz-cmplog.h"
 #include "fz-config.h"
 #include "fz-protocol.h"
 #include "runtime/rt.h"
@@ -210,7 +211,8 @@ static int handshake_v1(int err, uint32_t size, int want_shm)
         }
     }
     uint32_t opt = FZ_FS_NEW_OPT_MAPSIZE | (shm ? FZ_FS_NEW_OPT_SHDMEM_FUZZ : 0) |
-                   (fs.direct ? FZ_FS_NEW_OPT_FZ_DIRECT : 0);
+                   (fs.direct ? FZ_FS_NEW_OPT_FZ_DIRECT : 0) |
+                   (__fz_rt_cmp_ready() ? FZ_FS_NEW_OPT_FZ_CMPLOG : 0);
     if (write_u32(opt) || write_u32(size) || write_u32(FZ_FS_NEW_VERSION))
         _exit(1);
     return 0;
@@ -315,6 +317,7 @@ static void fsrv_start(void)
     const char *p = getenv(FZ_ENV_PERSISTENT);
     fs.persistent = p && *p && *p != '0';
     int err = __fz_rt_map_attach();
+    __fz_rt_cmp_ready(); /* attach the log once, before any child is forked */
     uint32_t size = __fz_rt_map_size();
     int want_shm = __fz_rt_wants_shm_input();
     int rc = v && v[0] == '1' && !v[1] ? handshake_v1(err, size, want_shm)
@@ -343,6 +346,9 @@ FZ_RT_EXPORT void __fz_manual_init(void)
         return;
     fs.started = 1;
     fsrv_start();
+    /* Here in a new child, or in a program running without a forkserver:
+     * the run starts, and so may the comparison log. */
+    __fz_rt_cmp_run_start(0);
 }
 FZ_RT_EXPORT void __afl_manual_init(void) __attribute__((alias("__fz_manual_init")));
 
@@ -410,8 +416,10 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
         loop_first = 0;
         loop_left = max ? max : 1;
         /* Coverage of the set-up before the loop is not the input's. */
-        if (live)
+        if (live) {
             __fz_rt_map_clear();
+            __fz_rt_cmp_run_start(1);
+        }
         return 1;
     }
     if (live && loop_left > 1) {
@@ -423,12 +431,14 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
         else
             raise(SIGSTOP);
         __fz_rt_map_clear();
+        __fz_rt_cmp_run_start(0);
         return 1;
     }
     /* What runs after the loop (exit handlers) is not the input's either. */
     if (live && loop_left == 1) {
         loop_left = 0; /* ended: later calls return 0 and say nothing */
         __fz_rt_map_detach();
+        __fz_rt_cmp_stop();
         __fz_rt_diag_check_handlers();
         /* The last pass is done too; the child's exit comes after it and
          * belongs to no run (the parent reports it with seq 0). */

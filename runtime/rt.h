@@ -67,4 +67,18 @@ FZ_RT_HIDDEN void __fz_rt_diag_exited_in_run(void);
  * tells an exec.  stops: the child may also stop (persistent, SIGSTOP). */
 FZ_RT_HIDDEN void __fz_rt_diag_peek(pid_t child, int stops);
 
+/* rt-cmp.c: the comparison log (include/fz-cmplog.h).  Non-zero when the
+ * fuzzer's log is attached and some module has comparison sites: the
+ * version-1 handshake then sets FZ_FS_NEW_OPT_FZ_CMPLOG. */
+FZ_RT_HIDDEN int __fz_rt_cmp_ready(void);
+
+/* A run starts: copies the log's enabled word into every module's guard
+ * flag (stores only on a change).  fresh: the first pass of a persistent
+ * child, whose set-up compares are dropped from the log.  Async-signal-
+ * safe (loads and stores). */
+FZ_RT_HIDDEN void __fz_rt_cmp_run_start(int fresh);
+
+/* The input's run is over (after the last __AFL_LOOP pass): flags off. */
+FZ_RT_HIDDEN void __fz_rt_cmp_stop(void);
+
 #endif

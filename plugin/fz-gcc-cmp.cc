@@ -1,0 +1,757 @@
+/*
+ * fz-gcc-cmp.cc - the GCC back end of fz's comparison hooks: integer
+ * compares, switches and calls of the string / memory comparison functions
+ * get a guarded call that logs their operands (include/fz-cmplog.h,
+ * runtime/rt-cmp.c; docs/coverage.md, "Comparisons", for users).
+ *
+ * Specification:
+ *
+ *  1. Where.  A GIMPLE pass of its own, right after the edge pass (so the
+ *     blocks it adds get no counters), i.e. after GCC's "optimized" pass:
+ *     the compares are those the optimiser left, so hooks cannot block an
+ *     optimisation, and calls such as memcmp are still calls: GCC only
+ *     expands small constant-size ones inline at RTL, after this pass.
+ *     (Equality memcmp of 1, 2, 4, 8 bytes GCC turns into one integer
+ *     compare at GIMPLE already; the integer hook sees that, with the
+ *     string's bytes as the constant.)
+ *
+ *  2. What.  (a) Integer compares (GIMPLE_COND, and assignments of a
+ *     comparison or of a COND_EXPR over one) of 1, 2, 4, 8 or 16 bytes
+ *     whose operands are not both constants, not pointers, not booleans.
+ *     The constant, if any, becomes the second operand (FZ_CMP_A_CONST);
+ *     == and != set FZ_CMP_A_EQ.  Skipped because no input can steer
+ *     them (docs/coverage.md): compares of a loop's induction variable
+ *     (an SSA name that a loop-header PHI feeds back as itself plus a
+ *     constant) with a constant or with a value computed outside the
+ *     loop, and compares with 0.  (b) Switches on integers of up to 8
+ *     bytes: one call per execution with every case value (range ends
+ *     both), in ceil(cases / FZ_CMP_PAIRS) slots.  (c) Calls of memcmp,
+ *     bcmp, strcmp, strncmp, strcasecmp, strncasecmp, strstr, strcasestr,
+ *     memmem, their __builtin_ forms and GCC's own __builtin_memcmp_eq,
+ *     __builtin_strcmp_eq, __builtin_strncmp_eq (what its strlen pass
+ *     makes of an equality test), found by builtin code or by assembler
+ *     name, with the bounds the real function may read.
+ *
+ *  3. How.  Before the compare or call:
+ *         f = __fz_cmp_on;  if (f != 0) goto hook; else goto rest;
+ *     hook:  __fz_cmp_<kind> (__fz_cmp_base + k, operands..., info);
+ *     rest:  the compare or call, unchanged.
+ *     The hook block is marked very unlikely, so RTL lays it out of line
+ *     and a run that does not log pays a load and a not-taken branch.
+ *     The hook functions are weak references (like __fz_register), so a
+ *     module linked without the runtime still links and loads; its flag
+ *     is never set, so they are never called.
+ *
+ *  4. Per module with M > 0 sites, at the end of the unit, internal:
+ *         static uint8_t __fz_cmp_on;  static uint32_t __fz_cmp_base;
+ *     and a constructor of priority FZ_CTOR_PRIORITY_REGISTER doing
+ *         if (&__fz_register_cmp)
+ *             __fz_register_cmp (&__fz_cmp_on, &__fz_cmp_base, M);
+ *
+ *  5. FZ_NO_CMP set (to anything but "" or "0") when compiling: no hooks,
+ *     no variables, no constructor; the module is what it was before
+ *     comparison hooks existed.
+ */
+#include "fz-cmplog.h"
+#include "fz-config.h"
+
+#include "gcc-plugin.h"
+
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "function.h"
+#include "basic-block.h"
+#include "cfghooks.h"
+#include "cfgloop.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "gimple-fold.h"
+#include "ssa.h"
+#include "tree-into-ssa.h"
+#include "cgraph.h"
+#include "stringpool.h"
+#include "stor-layout.h"
+#include "varasm.h"
+#include "output.h"
+#include "builtins.h"
+#include "gimplify.h"
+#include "diagnostic-core.h"
+
+#include "fz-gcc-cmp.h"
+
+/* The hook functions of runtime/rt-cmp.c, in the order of fz_hook. */
+enum fz_hook { FZ_HOOK_INT, FZ_HOOK_INT128, FZ_HOOK_SWITCH, FZ_HOOK_MEM, FZ_HOOK_N };
+static const char *const fz_hook_names[FZ_HOOK_N] = {"__fz_cmp_int", "__fz_cmp_int128",
+                                                     "__fz_cmp_switch", "__fz_cmp_mem"};
+
+struct fz_cmp_state {
+    bool enabled;
+    fz_cmp_skip_fn skip;
+    void *user;
+    bool frozen;            /* M is fixed: the unit is done */
+    unsigned sites;         /* M: slots handed out so far */
+    tree flag, base;        /* __fz_cmp_on, __fz_cmp_base (at the first site) */
+    tree hooks[FZ_HOOK_N];  /* declarations, made when first used */
+    tree mark;              /* __fz_cmp_switch_mark, see the switch pass */
+};
+
+fz_cmp_state *fz_cmp_new(bool enabled, fz_cmp_skip_fn skip, void *user)
+{
+    fz_cmp_state *st = new fz_cmp_state();
+    st->enabled = enabled;
+    st->skip = skip;
+    st->user = user;
+    return st;
+}
+
+void fz_cmp_free(fz_cmp_state *st)
+{
+    delete st;
+}
+
+/* ---- Declarations -------------------------------------------------------- */
+
+static tree static_var(const char *name, tree type)
+{
+    tree decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier(name), type);
+    TREE_STATIC(decl) = 1;
+    TREE_PUBLIC(decl) = 0;
+    DECL_ARTIFICIAL(decl) = 1;
+    DECL_IGNORED_P(decl) = 1;
+    TREE_USED(decl) = 1;
+    return decl;
+}
+
+/* __fz_cmp_on and __fz_cmp_base are referenced as sites are hooked and
+ * defined at the end of the unit (fz_cmp_finish_unit). */
+static void module_vars(fz_cmp_state *st)
+{
+    if (st->flag)
+        return;
+    st->flag = static_var("__fz_cmp_on", unsigned_char_type_node);
+    st->base = static_var("__fz_cmp_base", uint32_type_node);
+    for (tree v : {st->flag, st->base}) {
+        TREE_ADDRESSABLE(v) = 1; /* the runtime writes both */
+        DECL_PRESERVE_P(v) = 1;
+    }
+}
+
+static tree hook_type(enum fz_hook h)
+{
+    tree u32 = uint32_type_node, u64 = uint64_type_node, sz = size_type_node;
+    tree cptr = build_pointer_type(build_qualified_type(void_type_node, TYPE_QUAL_CONST));
+    switch (h) {
+    case FZ_HOOK_INT:
+        return build_function_type_list(void_type_node, u32, u64, u64, u32, NULL_TREE);
+    case FZ_HOOK_INT128:
+        return build_function_type_list(void_type_node, u32, u64, u64, u64, u64, u32, NULL_TREE);
+    case FZ_HOOK_SWITCH:
+        return build_function_type_list(void_type_node, u32, u64,
+                                        build_pointer_type(build_qualified_type(
+                                            u64, TYPE_QUAL_CONST)),
+                                        u32, u32, NULL_TREE);
+    default:
+        return build_function_type_list(void_type_node, u32, cptr, cptr, sz, sz, u32, NULL_TREE);
+    }
+}
+
+/* A weak, nothrow external declaration of a hook (spec 3). */
+static tree hook_decl(fz_cmp_state *st, enum fz_hook h)
+{
+    if (!st->hooks[h]) {
+        tree fn = build_fn_decl(fz_hook_names[h], hook_type(h));
+        TREE_PUBLIC(fn) = 1;
+        DECL_EXTERNAL(fn) = 1;
+        DECL_ARTIFICIAL(fn) = 1;
+        DECL_WEAK(fn) = 1;
+        TREE_NOTHROW(fn) = 1;
+        DECL_ATTRIBUTES(fn) = tree_cons(get_identifier("leaf"), NULL_TREE, NULL_TREE);
+        st->hooks[h] = fn;
+    }
+    return st->hooks[h];
+}
+
+/* ---- The guard ----------------------------------------------------------- */
+
+/* Splits g's block before g and puts "if (__fz_cmp_on) goto hook" at the
+ * end of the first half; returns the (empty) hook block, which falls
+ * through to the second half, where g now is.  Same job as asan.cc's
+ * create_cond_insert_point, which plugins should not rely on. */
+static basic_block guard_before(fz_cmp_state *st, gimple *g)
+{
+    gimple_stmt_iterator gsi = gsi_for_stmt(g);
+    tree f = make_ssa_name(unsigned_char_type_node);
+    gsi_insert_before(&gsi, gimple_build_assign(f, st->flag), GSI_SAME_STMT);
+    gcond *cond = gimple_build_cond(NE_EXPR, f, build_zero_cst(unsigned_char_type_node), NULL_TREE,
+                                    NULL_TREE);
+    gsi_insert_before(&gsi, cond, GSI_SAME_STMT);
+
+    edge rest_e = split_block(gimple_bb(cond), cond);
+    basic_block cond_bb = rest_e->src, rest = rest_e->dest;
+    basic_block hook = create_empty_bb(cond_bb);
+    if (current_loops)
+        add_bb_to_loop(hook, cond_bb->loop_father);
+    edge hook_e = make_edge(cond_bb, hook, EDGE_TRUE_VALUE);
+    hook_e->probability = profile_probability::very_unlikely();
+    hook->count = hook_e->count();
+    make_single_succ_edge(hook, rest, EDGE_FALLTHRU);
+    rest_e->flags = EDGE_FALSE_VALUE;
+    rest_e->probability = profile_probability::very_likely();
+    if (dom_info_available_p(CDI_DOMINATORS))
+        set_immediate_dominator(CDI_DOMINATORS, hook, cond_bb);
+    return hook;
+}
+
+/* Emits into seq: __fz_cmp_base + first (the site's slot). */
+static tree site_id(fz_cmp_state *st, gimple_seq *seq, unsigned first)
+{
+    tree b = make_ssa_name(uint32_type_node);
+    gimple_seq_add_stmt(seq, gimple_build_assign(b, st->base));
+    return gimple_build(seq, PLUS_EXPR, uint32_type_node, b,
+                        build_int_cst(uint32_type_node, first));
+}
+
+/* Reserves n slots and hooks g with a call of h built by the caller from
+ * the slot id it is given.  The arguments go into the hook block too, so
+ * a run that does not log computes none of them. */
+struct fz_call_builder {
+    virtual gcall *build(fz_cmp_state *st, gimple_seq *seq, tree site) = 0;
+};
+
+static void hook_site(fz_cmp_state *st, gimple *g, unsigned n, fz_call_builder &b)
+{
+    module_vars(st);
+    unsigned first = st->sites;
+    st->sites += n;
+    basic_block hook = guard_before(st, g);
+    gimple_seq seq = NULL;
+    tree site = site_id(st, &seq, first);
+    gcall *call = b.build(st, &seq, site);
+    gimple_set_location(call, gimple_location(g));
+    gimple_seq_add_stmt(&seq, call);
+    gimple_stmt_iterator gsi = gsi_start_bb(hook);
+    gsi_insert_seq_after(&gsi, seq, GSI_NEW_STMT);
+}
+
+/* ---- Integer compares ---------------------------------------------------- */
+
+/* Width in bytes of an integer operand we log, 0 for any other. */
+static unsigned int_width(tree t)
+{
+    tree type = TREE_TYPE(t);
+    if (!INTEGRAL_TYPE_P(type) || TREE_CODE(type) == BOOLEAN_TYPE || TYPE_PRECISION(type) <= 1 ||
+        !tree_fits_uhwi_p(TYPE_SIZE_UNIT(type)))
+        return 0;
+    unsigned w = tree_to_uhwi(TYPE_SIZE_UNIT(type));
+    return w == 1 || w == 2 || w == 4 || w == 8 || w == 16 ? w : 0;
+}
+
+/* x zero-extended from its own width to u64 (its low half for 16 bytes,
+ * or with shift 64 its high half). */
+static tree to_u64(gimple_seq *seq, tree x, int shift)
+{
+    tree ut = unsigned_type_for(TREE_TYPE(x));
+    tree v = gimple_convert(seq, ut, x);
+    if (shift)
+        v = gimple_build(seq, RSHIFT_EXPR, ut, v, build_int_cst(integer_type_node, shift));
+    return gimple_convert(seq, uint64_type_node, v);
+}
+
+struct int_call : fz_call_builder {
+    tree a, b;
+    unsigned width, attr;
+    gcall *build(fz_cmp_state *st, gimple_seq *seq, tree site) final override
+    {
+        tree info = build_int_cst(uint32_type_node, FZ_CMP_HOOK_INFO(width, attr));
+        if (width == 16)
+            return gimple_build_call(hook_decl(st, FZ_HOOK_INT128), 6, site, to_u64(seq, a, 0),
+                                     to_u64(seq, a, 64), to_u64(seq, b, 0), to_u64(seq, b, 64),
+                                     info);
+        return gimple_build_call(hook_decl(st, FZ_HOOK_INT), 4, site, to_u64(seq, a, 0),
+                                 to_u64(seq, b, 0), info);
+    }
+};
+
+/* An induction variable of a loop: a PHI in a loop header that gets
+ * itself plus a constant back over the latch, or that sum.  Its compares
+ * with constants or loop-invariant values count iterations, which no
+ * input byte decides directly. */
+static bool is_induction(tree x)
+{
+    if (TREE_CODE(x) != SSA_NAME)
+        return false;
+    gimple *d = SSA_NAME_DEF_STMT(x);
+    gphi *phi = dyn_cast<gphi *>(d);
+    tree step_src = NULL_TREE;
+    if (!phi && is_gimple_assign(d) &&
+        (gimple_assign_rhs_code(d) == PLUS_EXPR || gimple_assign_rhs_code(d) == MINUS_EXPR ||
+         gimple_assign_rhs_code(d) == POINTER_PLUS_EXPR) &&
+        TREE_CODE(gimple_assign_rhs1(d)) == SSA_NAME &&
+        TREE_CODE(gimple_assign_rhs2(d)) == INTEGER_CST) {
+        step_src = gimple_assign_rhs1(d);
+        phi = dyn_cast<gphi *>(SSA_NAME_DEF_STMT(step_src));
+    }
+    if (!phi || virtual_operand_p(gimple_phi_result(phi)))
+        return false;
+    tree res = gimple_phi_result(phi);
+    for (unsigned i = 0; i < gimple_phi_num_args(phi); i++) {
+        tree arg = gimple_phi_arg_def(phi, i);
+        if (TREE_CODE(arg) != SSA_NAME)
+            continue;
+        gimple *ad = SSA_NAME_DEF_STMT(arg);
+        if (is_gimple_assign(ad) && gimple_assign_rhs1(ad) == res &&
+            TREE_CODE_CLASS(gimple_assign_rhs_code(ad)) == tcc_binary &&
+            TREE_CODE(gimple_assign_rhs2(ad)) == INTEGER_CST &&
+            (step_src == NULL_TREE || ad == d))
+            return true;
+    }
+    return false;
+}
+
+/* A value the loop around bb does not compute: a constant, a parameter's
+ * default definition, or an SSA name defined outside that loop. */
+static bool loop_invariant(tree x, basic_block bb)
+{
+    if (TREE_CODE(x) == INTEGER_CST)
+        return true;
+    if (TREE_CODE(x) != SSA_NAME)
+        return false;
+    if (SSA_NAME_IS_DEFAULT_DEF(x))
+        return true;
+    basic_block def = gimple_bb(SSA_NAME_DEF_STMT(x));
+    if (!def || !current_loops)
+        return false;
+    class loop *l = bb->loop_father;
+    return l && loop_outer(l) && !flow_bb_inside_loop_p(l, def);
+}
+
+static bool from_switch_index(tree x, hash_set<tree> &indexes);
+
+/* Hooks the compare a CODE b in statement g, when it is worth it. */
+static void hook_compare(fz_cmp_state *st, gimple *g, enum tree_code code, tree a, tree b,
+                         hash_set<tree> &indexes)
+{
+    unsigned w = int_width(a);
+    if (!w || int_width(b) != w)
+        return;
+    bool ca = TREE_CODE(a) == INTEGER_CST, cb = TREE_CODE(b) == INTEGER_CST;
+    if (ca && cb)
+        return;
+    if (ca) {
+        std::swap(a, b);
+        std::swap(ca, cb);
+    }
+    if (cb && integer_zerop(b))
+        return;
+    basic_block bb = gimple_bb(g);
+    if ((is_induction(a) && loop_invariant(b, bb)) || (is_induction(b) && loop_invariant(a, bb)))
+        return;
+    if (from_switch_index(a, indexes) || from_switch_index(b, indexes))
+        return;
+    int_call c;
+    c.a = a;
+    c.b = b;
+    c.width = w;
+    c.attr = (cb ? FZ_CMP_A_CONST : 0) | (code == EQ_EXPR || code == NE_EXPR ? FZ_CMP_A_EQ : 0);
+    hook_site(st, g, 1, c);
+}
+
+/* ---- Switches ------------------------------------------------------------ */
+
+/* GCC lowers a switch into a tree of compares (or a jump table) in its
+ * "switchlower" pass, before ours runs, and a run then only takes the
+ * compares on the way to its case: the log would show two or three case
+ * values out of many.  So a small pass right before the lowering marks
+ * each switch with a call
+ *     __fz_cmp_switch_mark (index, &cases, n);
+ * (cases: a static const u64 table of the case values), and our pass
+ * turns each mark into a hooked __fz_cmp_switch call and deletes it.  The
+ * mark is declared const and "looping" (it may not return), so it has no
+ * memory effects that could hold back the optimisations still to come,
+ * yet no pass deletes it. */
+static tree mark_decl(fz_cmp_state *st)
+{
+    if (!st->mark) {
+        tree fn = build_fn_decl("__fz_cmp_switch_mark",
+                                build_varargs_function_type_list(void_type_node, NULL_TREE));
+        TREE_PUBLIC(fn) = 1;
+        DECL_EXTERNAL(fn) = 1;
+        DECL_ARTIFICIAL(fn) = 1;
+        TREE_READONLY(fn) = 1;
+        DECL_LOOPING_CONST_OR_PURE_P(fn) = 1;
+        TREE_NOTHROW(fn) = 1;
+        DECL_ATTRIBUTES(fn) = tree_cons(get_identifier("leaf"), NULL_TREE, NULL_TREE);
+        st->mark = fn;
+    }
+    return st->mark;
+}
+
+static bool is_mark(fz_cmp_state *st, gimple *g)
+{
+    return st->mark && is_gimple_call(g) && gimple_call_fndecl(g) == st->mark;
+}
+
+/* The case values of a switch as a static const u64 array (as GCC's own
+ * switch conversion makes its CSWTCH tables), zero-extended from the
+ * index's width; fills *n. */
+static tree case_table(gswitch *sw, tree index, unsigned *n)
+{
+    tree ut = unsigned_type_for(TREE_TYPE(index));
+    vec<constructor_elt, va_gc> *v = NULL;
+    *n = 0;
+    for (unsigned i = 1; i < gimple_switch_num_labels(sw); i++) {
+        tree label = gimple_switch_label(sw, i);
+        for (tree bound : {CASE_LOW(label), CASE_HIGH(label)}) {
+            if (!bound || (bound == CASE_HIGH(label) && tree_int_cst_equal(bound, CASE_LOW(label))))
+                continue;
+            tree val = fold_convert(uint64_type_node, fold_convert(ut, bound));
+            CONSTRUCTOR_APPEND_ELT(v, NULL_TREE, val);
+            ++*n;
+        }
+    }
+    tree type = build_array_type_nelts(uint64_type_node, *n);
+    tree ctor = build_constructor(type, v);
+    TREE_CONSTANT(ctor) = 1;
+    TREE_STATIC(ctor) = 1;
+    tree decl = static_var(IDENTIFIER_POINTER(create_tmp_var_name("__fz_cmp_cases")), type);
+    TREE_READONLY(decl) = 1;
+    DECL_INITIAL(decl) = ctor;
+    varpool_node::finalize_decl(decl);
+    return decl;
+}
+
+/* The value a switch really tests: C promotes a switch on a 16-bit tag
+ * to int, and at -O0 GCC keeps the conversion, but the input holds two
+ * bytes, not four.  So the narrower value, when every case fits it. */
+static tree narrow_index(gswitch *sw)
+{
+    tree index = gimple_switch_index(sw);
+    if (TREE_CODE(index) != SSA_NAME || !is_gimple_assign(SSA_NAME_DEF_STMT(index)))
+        return index;
+    gimple *d = SSA_NAME_DEF_STMT(index);
+    tree src = gimple_assign_rhs1(d);
+    if (!CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d)) || TREE_CODE(src) != SSA_NAME ||
+        !int_width(src) || TYPE_PRECISION(TREE_TYPE(src)) >= TYPE_PRECISION(TREE_TYPE(index)))
+        return index;
+    for (unsigned i = 1; i < gimple_switch_num_labels(sw); i++) {
+        tree label = gimple_switch_label(sw, i);
+        if (!int_fits_type_p(CASE_LOW(label), TREE_TYPE(src)) ||
+            (CASE_HIGH(label) && !int_fits_type_p(CASE_HIGH(label), TREE_TYPE(src))))
+            return index;
+    }
+    return src;
+}
+
+/* The switch pass's work on one switch: puts the mark before it. */
+static void mark_switch(fz_cmp_state *st, gswitch *sw)
+{
+    tree index = narrow_index(sw);
+    unsigned w = int_width(index);
+    if (!w || w > 8 || TREE_CODE(index) != SSA_NAME || gimple_switch_num_labels(sw) < 2)
+        return;
+    gimple_stmt_iterator gsi = gsi_for_stmt(sw);
+    gimple_stmt_iterator prev = gsi;
+    gsi_prev_nondebug(&prev);
+    if (!gsi_end_p(prev) && is_mark(st, gsi_stmt(prev)))
+        return; /* marked by an earlier instance of the pass */
+    unsigned n;
+    tree table = case_table(sw, index, &n);
+    gcall *mark = gimple_build_call(mark_decl(st), 3, index, build_fold_addr_expr(table),
+                                    build_int_cst(uint32_type_node, n));
+    gimple_set_location(mark, gimple_location(sw));
+    gsi_insert_before(&gsi, mark, GSI_SAME_STMT);
+}
+
+struct switch_call : fz_call_builder {
+    tree index, cases;
+    unsigned n;
+    gcall *build(fz_cmp_state *st, gimple_seq *seq, tree site) final override
+    {
+        tree cptr = build_pointer_type(build_qualified_type(uint64_type_node, TYPE_QUAL_CONST));
+        return gimple_build_call(hook_decl(st, FZ_HOOK_SWITCH), 5, site, to_u64(seq, index, 0),
+                                 gimple_convert(seq, cptr, cases),
+                                 build_int_cst(uint32_type_node, n),
+                                 build_int_cst(uint32_type_node, int_width(index)));
+    }
+};
+
+/* Our pass's work on a mark: the hooked call in its place.  The index may
+ * have been folded to a constant since; then there is nothing to log. */
+static void hook_mark(fz_cmp_state *st, gcall *mark, bool skipped)
+{
+    switch_call c;
+    c.index = gimple_call_arg(mark, 0);
+    c.cases = gimple_call_arg(mark, 1);
+    c.n = (unsigned)tree_to_uhwi(gimple_call_arg(mark, 2));
+    if (!skipped && TREE_CODE(c.index) == SSA_NAME && int_width(c.index))
+        hook_site(st, mark, (c.n + FZ_CMP_PAIRS - 1) / FZ_CMP_PAIRS, c);
+    gimple_stmt_iterator gsi = gsi_for_stmt(mark);
+    gsi_remove(&gsi, true);
+}
+
+/* Did x come from one of the switch indexes, by conversions and adding
+ * constants?  The compares GCC made of a switch are not hooked again. */
+static bool from_switch_index(tree x, hash_set<tree> &indexes)
+{
+    for (int depth = 0; depth < 4 && TREE_CODE(x) == SSA_NAME; depth++) {
+        if (indexes.contains(x))
+            return true;
+        gimple *d = SSA_NAME_DEF_STMT(x);
+        if (!is_gimple_assign(d))
+            return false;
+        enum tree_code code = gimple_assign_rhs_code(d);
+        if (!CONVERT_EXPR_CODE_P(code) &&
+            !((code == PLUS_EXPR || code == MINUS_EXPR) &&
+              TREE_CODE(gimple_assign_rhs2(d)) == INTEGER_CST))
+            return false;
+        x = gimple_assign_rhs1(d);
+    }
+    return false;
+}
+
+/* ---- String and memory comparisons --------------------------------------- */
+
+/* How a comparison function's arguments map onto __fz_cmp_mem. */
+struct fz_cmp_fn {
+    const char *name;
+    enum built_in_function code;
+    int nargs;
+    int a, b;   /* argument indices of the two operands */
+    int n0, n1; /* of the bounds (-1: a NUL-terminated string, no bound) */
+    unsigned attr;
+};
+
+static const fz_cmp_fn fz_cmp_fns[] = {
+    {"memcmp", BUILT_IN_MEMCMP, 3, 0, 1, 2, 2, 0},
+    {"bcmp", BUILT_IN_BCMP, 3, 0, 1, 2, 2, 0},
+    {"__builtin_memcmp_eq", BUILT_IN_MEMCMP_EQ, 3, 0, 1, 2, 2, 0},
+    {"strcmp", BUILT_IN_STRCMP, 2, 0, 1, -1, -1, FZ_CMP_A_STRZ},
+    {"__builtin_strcmp_eq", BUILT_IN_STRCMP_EQ, 3, 0, 1, -1, -1, FZ_CMP_A_STRZ},
+    {"strncmp", BUILT_IN_STRNCMP, 3, 0, 1, 2, 2, FZ_CMP_A_STRZ},
+    {"__builtin_strncmp_eq", BUILT_IN_STRNCMP_EQ, 3, 0, 1, 2, 2, FZ_CMP_A_STRZ},
+    {"strcasecmp", BUILT_IN_STRCASECMP, 2, 0, 1, -1, -1, FZ_CMP_A_STRZ | FZ_CMP_A_NOCASE},
+    {"strncasecmp", BUILT_IN_STRNCASECMP, 3, 0, 1, 2, 2, FZ_CMP_A_STRZ | FZ_CMP_A_NOCASE},
+    {"strstr", BUILT_IN_STRSTR, 2, 0, 1, -1, -1, FZ_CMP_A_STRZ | FZ_CMP_A_FIND},
+    {"strcasestr", END_BUILTINS, 2, 0, 1, -1, -1,
+     FZ_CMP_A_STRZ | FZ_CMP_A_FIND | FZ_CMP_A_NOCASE},
+    {"memmem", END_BUILTINS, 4, 0, 2, 1, 3, FZ_CMP_A_FIND},
+};
+
+/* The comparison function a call calls, or NULL: by builtin code, which
+ * covers __builtin_ forms, else by assembler name (memmem, strcasestr, and
+ * any of them under -fno-builtin), with the argument count it must have. */
+static const fz_cmp_fn *cmp_fn_of(gcall *call)
+{
+    tree fn = gimple_call_fndecl(call);
+    if (!fn)
+        return NULL;
+    const char *asm_name = NULL;
+    if (DECL_ASSEMBLER_NAME_SET_P(fn) || TREE_PUBLIC(fn))
+        asm_name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn));
+    for (const fz_cmp_fn &f : fz_cmp_fns) {
+        bool match = (f.code != END_BUILTINS && fndecl_built_in_p(fn, f.code)) ||
+                     (asm_name && strcmp(asm_name, f.name) == 0);
+        if (match && (int)gimple_call_num_args(call) == f.nargs)
+            return &f;
+    }
+    return NULL;
+}
+
+struct mem_call : fz_call_builder {
+    gcall *orig;
+    const fz_cmp_fn *f;
+    tree bound(gimple_seq *seq, int i)
+    {
+        if (i < 0)
+            return TYPE_MAX_VALUE(size_type_node);
+        return gimple_convert(seq, size_type_node, unshare_expr(gimple_call_arg(orig, i)));
+    }
+    tree ptr(gimple_seq *seq, int i)
+    {
+        return gimple_convert(seq, ptr_type_node, unshare_expr(gimple_call_arg(orig, i)));
+    }
+    gcall *build(fz_cmp_state *st, gimple_seq *seq, tree site) final override
+    {
+        return gimple_build_call(hook_decl(st, FZ_HOOK_MEM), 6, site, ptr(seq, f->a),
+                                 ptr(seq, f->b), bound(seq, f->n0), bound(seq, f->n1),
+                                 build_int_cst(uint32_type_node, f->attr));
+    }
+};
+
+static void hook_call(fz_cmp_state *st, gcall *call)
+{
+    const fz_cmp_fn *f = cmp_fn_of(call);
+    if (!f)
+        return;
+    mem_call c;
+    c.orig = call;
+    c.f = f;
+    hook_site(st, call, 1, c);
+}
+
+/* ---- The pass ------------------------------------------------------------ */
+
+/* Hooks statement g if it is a comparison we log.  Switches were marked
+ * before GCC lowered them and are hooked through their marks. */
+static void hook_stmt(fz_cmp_state *st, gimple *g, hash_set<tree> &indexes)
+{
+    if (gcond *c = dyn_cast<gcond *>(g)) {
+        hook_compare(st, g, gimple_cond_code(c), gimple_cond_lhs(c), gimple_cond_rhs(c), indexes);
+    } else if (gcall *call = dyn_cast<gcall *>(g)) {
+        hook_call(st, call);
+    } else if (is_gimple_assign(g)) {
+        enum tree_code code = gimple_assign_rhs_code(g);
+        tree r1 = gimple_assign_rhs1(g);
+        if (TREE_CODE_CLASS(code) == tcc_comparison)
+            hook_compare(st, g, code, r1, gimple_assign_rhs2(g), indexes);
+        else if (code == COND_EXPR && COMPARISON_CLASS_P(r1))
+            hook_compare(st, g, TREE_CODE(r1), TREE_OPERAND(r1, 0), TREE_OPERAND(r1, 1), indexes);
+    }
+}
+
+static const pass_data fz_cmp_pass_data = {
+    GIMPLE_PASS,         /* type */
+    "fz-cmp",            /* name */
+    OPTGROUP_NONE,       /* optinfo_flags */
+    TV_NONE,             /* tv_id */
+    PROP_cfg | PROP_ssa, /* properties_required */
+    0,                   /* properties_provided */
+    0,                   /* properties_destroyed */
+    0,                   /* todo_flags_start */
+    0,                   /* todo_flags_finish: execute() returns them */
+};
+
+struct fz_cmp_pass : gimple_opt_pass {
+    fz_cmp_state *st;
+
+    fz_cmp_pass(gcc::context *ctx, fz_cmp_state *state)
+        : gimple_opt_pass(fz_cmp_pass_data, ctx), st(state)
+    {
+    }
+
+    unsigned int execute(function *fn) final override
+    {
+        if (!st->enabled || st->frozen)
+            return 0;
+        bool fn_skipped = st->skip(st->user, fn, NULL);
+        /* Collect first: hooking splits blocks.  Every switch mark goes,
+         * hooked or not: it must never reach the assembler. */
+        auto_vec<gimple *> todo;
+        auto_vec<std::pair<gcall *, bool>> marks;
+        hash_set<tree> indexes;
+        basic_block bb;
+        FOR_EACH_BB_FN(bb, fn)
+        {
+            bool skipped = fn_skipped || st->skip(st->user, fn, bb);
+            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+                gimple *g = gsi_stmt(gsi);
+                if (is_mark(st, g)) {
+                    marks.safe_push(std::make_pair(as_a<gcall *>(g), skipped));
+                    indexes.add(gimple_call_arg(g, 0));
+                } else if (!skipped) {
+                    todo.safe_push(g);
+                }
+            }
+        }
+        unsigned before = st->sites;
+        for (auto &m : marks)
+            hook_mark(st, m.first, m.second);
+        for (gimple *g : todo)
+            hook_stmt(st, g, indexes);
+        if (st->sites == before && marks.is_empty())
+            return 0;
+        mark_virtual_operands_for_renaming(fn);
+        return TODO_update_ssa;
+    }
+};
+
+opt_pass *fz_cmp_pass_new(gcc::context *ctx, fz_cmp_state *st)
+{
+    return new fz_cmp_pass(ctx, st);
+}
+
+static const pass_data fz_switch_pass_data = {
+    GIMPLE_PASS,         /* type */
+    "fz-switch",         /* name */
+    OPTGROUP_NONE,       /* optinfo_flags */
+    TV_NONE,             /* tv_id */
+    PROP_cfg | PROP_ssa, /* properties_required */
+    0,                   /* properties_provided */
+    0,                   /* properties_destroyed */
+    0,                   /* todo_flags_start */
+    0,                   /* todo_flags_finish */
+};
+
+/* Marks the switches before GCC lowers them (see mark_decl). */
+struct fz_switch_pass : gimple_opt_pass {
+    fz_cmp_state *st;
+
+    fz_switch_pass(gcc::context *ctx, fz_cmp_state *state)
+        : gimple_opt_pass(fz_switch_pass_data, ctx), st(state)
+    {
+    }
+
+    /* "switchlower" is in more than one pipeline (-O2, -Og). */
+    opt_pass *clone() final override
+    {
+        return new fz_switch_pass(m_ctxt, st);
+    }
+
+    unsigned int execute(function *fn) final override
+    {
+        if (!st->enabled || st->frozen || st->skip(st->user, fn, NULL))
+            return 0;
+        basic_block bb;
+        FOR_EACH_BB_FN(bb, fn)
+        {
+            gimple_stmt_iterator last = gsi_last_nondebug_bb(bb);
+            gswitch *sw = gsi_end_p(last) ? NULL : dyn_cast<gswitch *>(gsi_stmt(last));
+            if (sw && !st->skip(st->user, fn, bb))
+                mark_switch(st, sw);
+        }
+        return 0;
+    }
+};
+
+opt_pass *fz_switch_pass_new(gcc::context *ctx, fz_cmp_state *st)
+{
+    return new fz_switch_pass(ctx, st);
+}
+
+/* The constructor body:
+ *   if (&__fz_register_cmp) __fz_register_cmp (&__fz_cmp_on, &__fz_cmp_base, M); */
+static tree build_register_call(fz_cmp_state *st)
+{
+    tree flag_p = build_pointer_type(TREE_TYPE(st->flag));
+    tree base_p = build_pointer_type(TREE_TYPE(st->base));
+    tree type = build_function_type_list(void_type_node, flag_p, base_p, uint32_type_node,
+                                         NULL_TREE);
+    tree reg = build_fn_decl("__fz_register_cmp", type);
+    TREE_PUBLIC(reg) = 1;
+    DECL_EXTERNAL(reg) = 1;
+    DECL_ARTIFICIAL(reg) = 1;
+    DECL_WEAK(reg) = 1; /* keeps GCC from folding the test to "true" */
+    ASM_WEAKEN_LABEL(asm_out_file, "__fz_register_cmp");
+    tree call = build_call_expr(reg, 3, build_fold_addr_expr(st->flag),
+                                build_fold_addr_expr(st->base),
+                                build_int_cst(uint32_type_node, st->sites));
+    tree addr = build_fold_addr_expr(reg);
+    tree present = build2(NE_EXPR, boolean_type_node, addr, build_int_cst(TREE_TYPE(addr), 0));
+    return build3(COND_EXPR, void_type_node, present, call, NULL_TREE);
+}
+
+unsigned fz_cmp_finish_unit(fz_cmp_state *st)
+{
+    st->frozen = true;
+    if (st->sites == 0 || seen_error())
+        return st->sites;
+    varpool_node::finalize_decl(st->flag);
+    varpool_node::finalize_decl(st->base);
+    /* GCC wrote its .weak directives already; the hooks' are ours to write. */
+    for (int h = 0; h < FZ_HOOK_N; h++)
+        if (st->hooks[h])
+            ASM_WEAKEN_LABEL(asm_out_file, fz_hook_names[h]);
+    cgraph_build_static_cdtor('I', build_register_call(st), FZ_CTOR_PRIORITY_REGISTER);
+    return st->sites;
+}

@@ -1,0 +1,215 @@
+/*
+ * rt-cmp.c - the comparison log inside the target (include/fz-cmplog.h).
+ *
+ * Every comparison site the back ends instrument is compiled as
+ *     if (__fz_cmp_on) __fz_cmp_<kind>(__fz_cmp_base + k, ...);
+ * where __fz_cmp_on and __fz_cmp_base are internal to the module.  Each
+ * module registers both with __fz_register_cmp() from its constructor (a
+ * weak reference, like __fz_register) and is handed a base: consecutive
+ * site ranges, so sites never share a slot until the program has more
+ * than FZ_CMP_SITES of them (then slots wrap and sites share them).
+ *
+ * The flags are 0 except in a run the fuzzer marked: at the start of each
+ * run (in the child right after fork, at every __AFL_LOOP pass, and at
+ * start-up when there is no forkserver) the runtime copies the log's
+ * `enabled` word into every module's flag, storing only when it changes.
+ * So a run that is not logging pays one load and one not-taken branch per
+ * comparison executed, and no call and no store.
+ *
+ * The hooks run in the fuzzed child, maybe in a signal handler or on
+ * several threads at once: they only load and store (no libc, no locks),
+ * are O(1) per call (a switch: O(its case count)), copy at most
+ * FZ_CMP_STR_MAX bytes of an operand, and index the log with masked
+ * values only, so a race can garble an entry but never write outside it.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/shm.h>
+
+#include "fz-cmplog.h"
+#include "runtime/rt.h"
+
+#define FZ_RT_EXPORT __attribute__((visibility("default")))
+
+_Static_assert((FZ_CMP_SITES & (FZ_CMP_SITES - 1)) == 0, "FZ_CMP_SITES is a power of two");
+_Static_assert(FZ_CMP_STR_MAX <= 255, "fz_cmp_str_t lengths are one byte");
+
+/* Modules whose flags the runtime sets; a program with more instrumented
+ * modules works, but the extra ones are never logged. */
+#define FZ_RT_MAX_CMP_MODULES 4096
+
+static struct {
+    int tried;        /* attach attempted (once per process) */
+    fz_cmplog_t *log; /* the fuzzer's log, NULL when none */
+    uint32_t next;    /* sites handed out so far */
+    uint8_t on;       /* what every registered flag holds now */
+    uint32_t nmods;
+    uint8_t *flags[FZ_RT_MAX_CMP_MODULES];
+} rt_cmp;
+
+FZ_RT_EXPORT void __fz_register_cmp(uint8_t *flag, uint32_t *base, uint32_t n)
+{
+    *base = rt_cmp.next;
+    rt_cmp.next += n;
+    if (rt_cmp.nmods == FZ_RT_MAX_CMP_MODULES)
+        return;
+    rt_cmp.flags[rt_cmp.nmods++] = flag;
+    /* A library loaded in the middle of a logging run logs from now on. */
+    *flag = rt_cmp.on;
+}
+
+/* Attaches the log named by FZ_ENV_CMPLOG_SHM_ID, once, and only when some
+ * module has sites to log.  A segment too small for fz_cmplog_t or of
+ * another version is left alone: no log, no handshake bit, and the fuzzer
+ * turns its stage off and says so. */
+static void cmp_attach(void)
+{
+    if (rt_cmp.tried || rt_cmp.next == 0)
+        return;
+    rt_cmp.tried = 1;
+    const char *id_str = getenv(FZ_ENV_CMPLOG_SHM_ID);
+    if (!id_str || !*id_str)
+        return;
+    char *end;
+    long id = strtol(id_str, &end, 10);
+    struct shmid_ds ds;
+    if (*end || id < 0 || shmctl((int)id, IPC_STAT, &ds) < 0 || ds.shm_segsz < sizeof(fz_cmplog_t))
+        return;
+    fz_cmplog_t *log = shmat((int)id, NULL, 0);
+    if (log == (void *)-1)
+        return;
+    if (log->version != FZ_CMPLOG_VERSION) {
+        shmdt(log);
+        return;
+    }
+    rt_cmp.log = log;
+}
+
+int __fz_rt_cmp_ready(void)
+{
+    cmp_attach();
+    return rt_cmp.log != NULL;
+}
+
+static void cmp_set(uint8_t on)
+{
+    if (on == rt_cmp.on)
+        return;
+    rt_cmp.on = on;
+    for (uint32_t i = 0; i < rt_cmp.nmods; i++)
+        *rt_cmp.flags[i] = on;
+}
+
+void __fz_rt_cmp_run_start(int fresh)
+{
+    cmp_attach();
+    uint8_t on = rt_cmp.log && rt_cmp.log->enabled;
+    /* Compares made before the run proper (a persistent harness's set-up
+     * before its first pass) are not the input's. */
+    if (on && fresh)
+        memset(rt_cmp.log->hdr, 0, sizeof(rt_cmp.log->hdr));
+    cmp_set(on);
+}
+
+void __fz_rt_cmp_stop(void)
+{
+    cmp_set(0);
+}
+
+/* The slot's header when a call of this type may log into it: a slot keeps
+ * the type of its first call in a run, so two sites of different kinds
+ * that share a slot never mix integer and string entries. */
+static fz_cmp_hdr_t *cmp_slot(uint32_t site, uint8_t type, uint32_t *entry)
+{
+    fz_cmplog_t *log = rt_cmp.log;
+    if (!log)
+        return NULL;
+    fz_cmp_hdr_t *h = &log->hdr[site & (FZ_CMP_SITES - 1)];
+    if (h->type != type && h->type != FZ_CMP_NONE)
+        return NULL;
+    uint32_t hits = h->hits;
+    *entry = hits % FZ_CMP_PAIRS;
+    if (hits != UINT32_MAX)
+        h->hits = hits + 1;
+    h->type = type;
+    return h;
+}
+
+/* An integer comparison of info & 0xff bytes (1, 2, 4, 8) with attributes
+ * info >> 8 (FZ_CMP_A_*); operands zero-extended from that width. */
+FZ_RT_EXPORT void __fz_cmp_int(uint32_t site, uint64_t v0, uint64_t v1, uint32_t info)
+{
+    uint32_t e;
+    fz_cmp_hdr_t *h = cmp_slot(site, FZ_CMP_INT, &e);
+    if (!h)
+        return;
+    h->size = (uint8_t)info;
+    h->attr = (uint8_t)(info >> 8);
+    fz_cmp_int_t *op = &rt_cmp.log->op[site & (FZ_CMP_SITES - 1)][e].i;
+    op->v0 = v0;
+    op->v1 = v1;
+    op->v0_hi = op->v1_hi = 0;
+}
+
+/* A 16-byte integer comparison, each operand as low and high halves. */
+FZ_RT_EXPORT void __fz_cmp_int128(uint32_t site, uint64_t v0, uint64_t v0_hi, uint64_t v1,
+                                  uint64_t v1_hi, uint32_t info)
+{
+    uint32_t e;
+    fz_cmp_hdr_t *h = cmp_slot(site, FZ_CMP_INT, &e);
+    if (!h)
+        return;
+    h->size = (uint8_t)info;
+    h->attr = (uint8_t)(info >> 8);
+    fz_cmp_int_t *op = &rt_cmp.log->op[site & (FZ_CMP_SITES - 1)][e].i;
+    op->v0 = v0;
+    op->v1 = v1;
+    op->v0_hi = v0_hi;
+    op->v1_hi = v1_hi;
+}
+
+/* A switch on v (size bytes) with n case values: case i is logged as the
+ * pair (v, cases[i]) in slot site + i / FZ_CMP_PAIRS, so one execution of
+ * the switch fills the slots the module reserved for it with every case. */
+FZ_RT_EXPORT void __fz_cmp_switch(uint32_t site, uint64_t v, const uint64_t *cases, uint32_t n,
+                                  uint32_t size)
+{
+    for (uint32_t i = 0; i < n; i++)
+        __fz_cmp_int(site + i / FZ_CMP_PAIRS, v, cases[i],
+                     size | (FZ_CMP_A_CONST | FZ_CMP_A_SWITCH | FZ_CMP_A_EQ) << 8);
+}
+
+/* Copies up to FZ_CMP_STR_MAX bytes of an operand the real function may
+ * read up to n bytes of, stopping after a NUL for strings (strz). */
+static uint8_t cmp_copy(uint8_t *dst, const uint8_t *src, size_t n, int strz)
+{
+    size_t max = n < FZ_CMP_STR_MAX ? n : FZ_CMP_STR_MAX, i;
+    if (!src)
+        return 0;
+    for (i = 0; i < max; i++) {
+        if (strz && src[i] == 0)
+            break;
+        dst[i] = src[i];
+    }
+    return (uint8_t)i;
+}
+
+/* A string or memory comparison: a and b as passed (s1 / haystack, s2 /
+ * needle); the real function may read n0 bytes of a and n1 of b (SIZE_MAX
+ * for NUL-terminated strings, whose end is the NUL); attr is FZ_CMP_A_*. */
+FZ_RT_EXPORT void __fz_cmp_mem(uint32_t site, const void *a, const void *b, size_t n0, size_t n1,
+                               uint32_t attr)
+{
+    uint32_t e;
+    fz_cmp_hdr_t *h = cmp_slot(site, FZ_CMP_STR, &e);
+    if (!h)
+        return;
+    h->size = 0;
+    h->attr = (uint8_t)attr;
+    fz_cmp_str_t *op = &rt_cmp.log->op[site & (FZ_CMP_SITES - 1)][e].s;
+    int strz = (attr & FZ_CMP_A_STRZ) != 0;
+    op->len0 = cmp_copy(op->v0, a, n0, strz);
+    op->len1 = cmp_copy(op->v1, b, n1, strz);
+}

@@ -1,0 +1,201 @@
+/*
+ * cmplog_dump.c - the fuzzer's side of the comparison log, as small as a
+ * test can use it (build/tests/cmplog-dump): creates an fz_cmplog_t
+ * segment, names it in __FZ_CMPLOG_SHM_ID, runs the target once with
+ * logging on, and prints every logged entry, one per line:
+ *     int SLOT HITS SIZE ATTR V0 V1 [V0_HI V1_HI]     (hex values)
+ *     str SLOT HITS ATTR "V0" "V1"                   (C escapes)
+ * ATTR is a string of letters: c const, s switch, e eq, n nocase, f find,
+ * z strz.  Then "hits N" (sum over slots).
+ *
+ *   cmplog-dump [-f] [-0] [-i FILE] -- TARGET ARGS...
+ *     -f   run through the forkserver (version-1 handshake) and print
+ *          "cmplog_bit 0|1" from its options word first
+ *     -0   leave logging off (enabled = 0): nothing may be logged
+ *     -i   the target's stdin
+ * Exits 0 when the target exited 0, 1 otherwise (2: usage / set-up).
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/shm.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fz-cmplog.h"
+#include "fz-protocol.h"
+
+static void die(const char *msg)
+{
+    fprintf(stderr, "cmplog-dump: %s\n", msg);
+    exit(2);
+}
+
+static void put_bytes(const uint8_t *p, unsigned n)
+{
+    putchar('"');
+    for (unsigned i = 0; i < n; i++) {
+        if (p[i] == '"' || p[i] == '\\')
+            printf("\\%c", p[i]);
+        else if (p[i] >= 32 && p[i] < 127)
+            putchar(p[i]);
+        else
+            printf("\\x%02x", p[i]);
+    }
+    putchar('"');
+}
+
+static void put_attr(unsigned a)
+{
+    static const char letters[] = "csenfz";
+    int any = 0;
+    for (int i = 0; i < 6; i++)
+        if (a & (1u << i))
+            putchar(letters[i]), any = 1;
+    if (!any)
+        putchar('-');
+}
+
+static void dump(const fz_cmplog_t *log)
+{
+    unsigned long total = 0;
+    for (unsigned s = 0; s < FZ_CMP_SITES; s++) {
+        const fz_cmp_hdr_t *h = &log->hdr[s];
+        if (!h->hits)
+            continue;
+        total += h->hits;
+        unsigned n = h->hits < FZ_CMP_PAIRS ? h->hits : FZ_CMP_PAIRS;
+        for (unsigned e = 0; e < n; e++) {
+            const fz_cmp_op_t *op = &log->op[s][e];
+            if (h->type == FZ_CMP_INT) {
+                printf("int %u %u %u ", s, h->hits, h->size);
+                put_attr(h->attr);
+                printf(" 0x%llx 0x%llx", (unsigned long long)op->i.v0,
+                       (unsigned long long)op->i.v1);
+                if (h->size == 16)
+                    printf(" 0x%llx 0x%llx", (unsigned long long)op->i.v0_hi,
+                           (unsigned long long)op->i.v1_hi);
+            } else {
+                printf("str %u %u ", s, h->hits);
+                put_attr(h->attr);
+                putchar(' ');
+                put_bytes(op->s.v0, op->s.len0 < FZ_CMP_STR_MAX ? op->s.len0 : FZ_CMP_STR_MAX);
+                putchar(' ');
+                put_bytes(op->s.v1, op->s.len1 < FZ_CMP_STR_MAX ? op->s.len1 : FZ_CMP_STR_MAX);
+            }
+            putchar('\n');
+        }
+    }
+    printf("hits %lu\n", total);
+}
+
+static uint32_t rd(int fd)
+{
+    uint32_t v;
+    if (read(fd, &v, 4) != 4)
+        die("the forkserver closed its pipe");
+    return v;
+}
+
+static void wr(int fd, uint32_t v)
+{
+    if (write(fd, &v, 4) != 4)
+        die("cannot write to the forkserver");
+}
+
+/* One run through the forkserver: the version-1 handshake, then one
+ * request; returns the child's wait status. */
+static int run_fsrv(char **argv, fz_cmplog_t *log, int enable)
+{
+    int ctl[2], st[2];
+    if (pipe(ctl) || pipe(st))
+        die("pipe failed");
+    setenv(FZ_ENV_FSRV_VERSION, "1", 1);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(ctl[0], FZ_FORKSRV_FD);
+        dup2(st[1], FZ_FORKSRV_FD + 1);
+        close(ctl[0]), close(ctl[1]), close(st[0]), close(st[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(ctl[0]), close(st[1]);
+    if (rd(st[0]) != FZ_FS_NEW_VERSION)
+        die("not a version-1 forkserver");
+    wr(ctl[1], FZ_FS_NEW_VERSION ^ 0xffffffffu);
+    uint32_t opt = rd(st[0]);
+    if (opt & FZ_FS_NEW_OPT_MAPSIZE)
+        rd(st[0]);
+    if (opt & FZ_FS_NEW_OPT_AUTODICT)
+        die("unexpected autodict");
+    if (rd(st[0]) != FZ_FS_NEW_VERSION)
+        die("bad handshake end");
+    printf("cmplog_bit %d\n", (opt & FZ_FS_NEW_OPT_FZ_CMPLOG) != 0);
+    memset(log->hdr, 0, sizeof(log->hdr));
+    log->enabled = enable;
+    wr(ctl[1], 0);
+    rd(st[0]); /* child pid */
+    int status = (int)rd(st[0]);
+    log->enabled = 0;
+    close(ctl[1]);
+    close(st[0]);
+    waitpid(pid, NULL, 0);
+    return status;
+}
+
+static int run_plain(char **argv, fz_cmplog_t *log, int enable)
+{
+    memset(log->hdr, 0, sizeof(log->hdr));
+    log->enabled = enable;
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    log->enabled = 0;
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    int fsrv = 0, enable = 1, c;
+    const char *in = NULL;
+    while ((c = getopt(argc, argv, "f0i:")) != -1) {
+        if (c == 'f')
+            fsrv = 1;
+        else if (c == '0')
+            enable = 0;
+        else if (c == 'i')
+            in = optarg;
+        else
+            die("usage: cmplog-dump [-f] [-0] [-i FILE] -- TARGET ARGS...");
+    }
+    if (optind >= argc)
+        die("no target");
+    if (in) {
+        int fd = open(in, O_RDONLY);
+        if (fd < 0 || dup2(fd, 0) < 0)
+            die("cannot open the -i file");
+        close(fd);
+    }
+    int id = shmget(IPC_PRIVATE, sizeof(fz_cmplog_t), IPC_CREAT | 0600);
+    if (id < 0)
+        die("shmget failed");
+    fz_cmplog_t *log = shmat(id, NULL, 0);
+    shmctl(id, IPC_RMID, NULL); /* gone when both sides detach */
+    if (log == (void *)-1)
+        die("shmat failed");
+    log->version = FZ_CMPLOG_VERSION;
+    char idbuf[32];
+    snprintf(idbuf, sizeof(idbuf), "%d", id);
+    setenv(FZ_ENV_CMPLOG_SHM_ID, idbuf, 1);
+    unsetenv(FZ_ENV_SHM_ID);
+    fflush(stdout);
+    int status = fsrv ? run_fsrv(argv + optind, log, enable) : run_plain(argv + optind, log, enable);
+    dump(log);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
