@@ -115,6 +115,7 @@ static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_or
     fz_exec_t *x = &st->exec;
     fz_exec_rec_t rec;
     int grew = 0;
+    log = log && st->i2s.shm.log; /* no log (feedback off): a plain run */
     if (log)
         fz_cmplog_begin(&st->i2s.shm);
     fz_run_result_t res = fz_exec_run(x, buf, len, 0, &rec);

@@ -493,6 +493,8 @@ size_t fz_i2s_edits(const fz_cmp_rec_t *r, const uint8_t *in, size_t len, const 
     edits_t E = {all, 0, room};
     if (colour && (colour->type != r->type || colour->size != r->size))
         colour = NULL;
+    if (len > FZ_I2S_SCAN_MAX)
+        len = FZ_I2S_SCAN_MAX;
     if (r->type == FZ_CMP_INT)
         int_edits(&E, r, in, len, colour, cin);
     else if (r->type == FZ_CMP_STR)

@@ -99,6 +99,12 @@ typedef struct {
 /* Occurrences of one pattern looked at (the first ones in the input). */
 #define FZ_I2S_POS_MAX 16
 
+/* Bytes of the input searched for operands: its first 256 KiB.  One
+ * comparison is looked for in some 50 encodings; over a whole 1 MiB input
+ * and thousands of comparisons that would take seconds per entry, and the
+ * headers, keywords and fields compares read are near the front. */
+#define FZ_I2S_SCAN_MAX (256u << 10)
+
 /*
  * The edits that make record r come out the other way, for the input that
  * produced it: for each operand found in the input, write the other one
@@ -108,6 +114,9 @@ typedef struct {
  * hex text; an ordering test also gets the other operand +-1.  Strings and
  * memory: overwrite at the match, replace the matched span (the length may
  * change), and, for strstr / memmem, insert the needle.
+ *
+ * Only in[0 .. FZ_I2S_SCAN_MAX) is searched, and a longer input is
+ * treated as ending there (an overwrite near that end may reach past it).
  *
  * colour / cin (both optional): the same record from the run on the
  * coloured input cin (same length as in); an occurrence where cin holds
