@@ -143,6 +143,13 @@ static uint64_t hash_input(const uint8_t *b, size_t n)
 
 static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *in, size_t len);
 
+/* Longest candidate: the length limit havoc keeps to (-l, or grown
+ * automatically), but never shorter than the input being edited. */
+static size_t room(const fz_state_t *st, size_t len)
+{
+    return st->len.max > len ? st->len.max : len;
+}
+
 static int out_of_budget(fz_state_t *st)
 {
     return st->i2s.execs >= st->i2s.stop_execs || fz_fuzz_should_stop(st);
@@ -216,7 +223,7 @@ static int repair(fz_state_t *st, uint32_t src, const level_t *lv, uint8_t *cur,
             for (size_t k = 0; k < ne && !fixed; k++) {
                 if (out_of_budget(st))
                     return 0;
-                size_t tl = fz_i2s_apply(cur, cur_len, &edits[k], trial, FZ_MAX_INPUT);
+                size_t tl = fz_i2s_apply(cur, cur_len, &edits[k], trial, room(st, cur_len));
                 if (seen(I, hash_input(trial, tl)))
                     continue;
                 char op[32];
@@ -280,7 +287,7 @@ static void solve(fz_state_t *st, uint32_t src, const level_t *lv)
         const fz_cmp_rec_t *c = lv->colour ? fz_cmp_list_find(lv->colour, r.slot, r.idx) : NULL;
         size_t ne = fz_i2s_edits(&r, lv->in, lv->len, c, lv->cin, edits, FZ_I2S_EDITS);
         for (size_t j = 0; j < ne && !out_of_budget(st); j++) {
-            size_t ol = fz_i2s_apply(lv->in, lv->len, &edits[j], out, FZ_MAX_INPUT);
+            size_t ol = fz_i2s_apply(lv->in, lv->len, &edits[j], out, room(st, lv->len));
             if (seen(I, hash_input(out, ol)))
                 continue;
             if (try_input(st, src, out, ol, "i2s", clog)) {
