@@ -19,6 +19,11 @@
 
 #define SEEN_CAP 65536u /* keys per entry; past half full nothing more is recorded */
 
+/* No compare hooks in the target: the state's words and what to do. */
+#define NO_HOOKS "the target has no compare hooks"
+#define NO_HOOKS_FIX                                                                              \
+    "; build it with this fz-cc / fz-clang (an older fz, afl-cc or a FZ_NO_CMP=1 build has none)"
+
 static void set_state(fz_i2s_t *I, int on, const char *why)
 {
     I->on = on;
@@ -82,25 +87,22 @@ static void alloc_work(fz_i2s_t *I)
             fz_die("out of memory");
     I->seen_cap = SEEN_CAP;
     I->seen = calloc(I->seen_cap, sizeof *I->seen);
-    I->order = malloc(FZ_I2S_RECORDS * sizeof *I->order);
-    if (!I->seen || !I->order)
+    if (!I->seen)
         fz_die("out of memory");
 }
 
 void fz_i2s_started(fz_state_t *st)
 {
     fz_i2s_t *I = &st->i2s;
+    const char *fix = "";
     if (I->on && !st->exec.fs.cmplog) {
-        set_state(I, 0, "the target has no compare hooks");
+        set_state(I, 0, NO_HOOKS);
         fz_cmplog_destroy(&I->shm);
+        fix = NO_HOOKS_FIX;
     }
     if (I->on)
         alloc_work(I);
-    fz_info("comparison feedback: %s%s", I->state,
-            I->on ? ""
-            : !strcmp(I->state, "off (the target has no compare hooks)")
-                ? "; build it with this fz-cc (an older fz, afl-cc or a FZ_NO_CMP=1 build has none)"
-                : "");
+    fz_info("comparison feedback: %s%s", I->state, fix);
 }
 
 void fz_i2s_free(fz_i2s_t *I)
@@ -110,7 +112,6 @@ void fz_i2s_free(fz_i2s_t *I)
     for (size_t i = 0; i < sizeof I->bufs / sizeof I->bufs[0]; i++)
         free(I->bufs[i]);
     free(I->seen);
-    free(I->order);
     fz_cmplog_destroy(&I->shm);
     fz_dict_free(&I->dict);
 }
@@ -254,14 +255,14 @@ static int repair(fz_state_t *st, uint32_t src, const level_t *lv, uint8_t *cur,
     return 0;
 }
 
-/* Records of lv->log by taint rank (input-driven first), into I->order. */
-static uint32_t rank_records(fz_i2s_t *I, const level_t *lv)
+/* Indices of lv->log's records by taint rank (input-driven first). */
+static uint32_t rank_records(const level_t *lv, uint32_t *order)
 {
     uint32_t n = 0;
     for (int want = 0; want <= 2; want++)
         for (uint32_t i = 0; i < lv->log->n; i++)
             if (fz_cmp_taint_rank(&lv->log->r[i], lv->colour) == want)
-                I->order[n++] = i;
+                order[n++] = i;
     return n;
 }
 
@@ -275,8 +276,7 @@ static void solve(fz_state_t *st, uint32_t src, const level_t *lv)
     uint32_t *order = malloc((lv->log->n ? lv->log->n : 1) * sizeof *order);
     if (!order)
         fz_die("out of memory");
-    uint32_t n = rank_records(I, lv);
-    memcpy(order, I->order, n * sizeof *order);
+    uint32_t n = rank_records(lv, order);
     uint8_t *out = I->bufs[3 * d];
     fz_cmp_list_t *clog = &I->lists[2 + 3 * d];
     fz_i2s_edit_t edits[FZ_I2S_EDITS];

@@ -75,7 +75,6 @@ typedef struct fz_i2s {
     uint8_t *bufs[3 * FZ_I2S_DEPTH + 1]; /* candidates, repairs, the coloured input */
     uint64_t *seen;       /* keys tried on this entry: pairs and candidate hashes */
     uint32_t seen_cap, seen_n;
-    uint32_t *order;      /* scratch: records sorted by taint rank */
 } fz_i2s_t;
 
 struct fz_state;

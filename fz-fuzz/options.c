@@ -63,9 +63,8 @@ static const struct opt opt_table[] = {
     {"-q", NULL, OPT_FLAG, AT(quiet), "no status screen: one log line every few seconds"},
     {"-n", NULL, OPT_FLAG, AT(blind), "blind mode: target not built with fz-cc / afl-cc"},
     {"-c", "BINARY", OPT_STR, AT(cmplog_bin),
-     "afl-fuzz's CmpLog binary; fz logs comparisons with the target's own hooks (on by "
-     "default), so only -c 0 (the target) means anything: another binary is not run, and "
-     "an AFL++ AFL_LLVM_CMPLOG build's log is not read"},
+     "afl-fuzz's CmpLog build: fz logs compares in the target itself, so -c 0 is all it "
+     "needs; another BINARY is not run (AFL++'s CmpLog log is not read; docs/cmplog.md)"},
     {"--until-crash", NULL, OPT_FLAG, AT(until_crash),
      "stop at the first crash saved (exit 3), e.g. with -V as a CI gate"},
     {"--replay", "DIR", OPT_STR, AT(replay_dir),
