@@ -16,7 +16,8 @@
 #
 # Environment: BENCH_SECONDS (per run, default 300), BENCH_TRIALS (default
 # 3; trial N uses -s N for both fuzzers), BENCH_FZ (the fz-fuzz binary,
-# default bin/fz-fuzz: point it at an older build to compare), BENCH_AFL=0
+# default bin/fz-fuzz: point it at an older build to compare), BENCH_FZ_ARGS
+# (more fz-fuzz options, e.g. -d to measure the deterministic stages), BENCH_AFL=0
 # to skip afl-fuzz, BENCH_AFFINITY=0 so that neither fuzzer binds to a CPU
 # (needed where other processes hold every CPU).  The machine should be
 # otherwise idle; runs are sequential.
@@ -120,7 +121,7 @@ EOF
 run() {
     rm -rf "$w/run"
     if [ "$1" = fz ]; then
-        (cd "$w" && env "${affenv[@]}" "$fzbin" -q -s "$3" -V "$secs" -i "seeds-$2" -o run -- "./fz-$2" @@ \
+        (cd "$w" && env "${affenv[@]}" "$fzbin" -q ${BENCH_FZ_ARGS:-} -s "$3" -V "$secs" -i "seeds-$2" -o run -- "./fz-$2" @@ \
             >fz.log 2>&1)
     else
         (cd "$w" && env "${affenv[@]}" AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
