@@ -90,8 +90,8 @@ typedef struct fz_stats_report {
     "# relative_time, cycles_done, cur_item, corpus_count, pending_total, pending_favs, "          \
     "map_size, saved_crashes, saved_hangs, max_depth, execs_per_sec, total_execs, edges_found\n"
 
-/* The fz version afl_version shows. */
-#define FZ_VERSION "0.1"
+/* FZ_VERSION, which afl_version shows. */
+#include "fz-version.h"
 
 /* Format fuzzer_stats / one plot_data line into buf; return snprintf's value. */
 int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r);

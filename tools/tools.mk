@@ -1,5 +1,5 @@
 # tools/tools.mk - the stand-alone tools over the execution core (core/):
-# fz-showmap, fz-tmin, fz-cmin.  Each tools/fz-NAME.c is one program's main:
+# fz-showmap, fz-tmin, fz-cmin; and the report tools fz-plot, fz-cov.  Each tools/fz-NAME.c is one program's main:
 # option parsing and its report, nothing the others share.
 
 CORE_TOOLS := $(BIN)/fz-showmap $(BIN)/fz-tmin $(BIN)/fz-cmin
@@ -11,3 +11,12 @@ $(BIN)/fz-cmin: $(OBJ)/tools/fz-cmin.o build/libfzcore.a build/libfzmut.a
 $(CORE_TOOLS):
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) -o $@ $^
+
+# The report tools: HTML pages from an output directory (report/).
+REPORT_TOOLS := $(BIN)/fz-plot
+ALL += $(REPORT_TOOLS)
+
+$(BIN)/fz-plot: $(OBJ)/tools/fz-plot.o build/libfzreport.a build/libfzcore.a
+$(REPORT_TOOLS):
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) -o $@ $^ -lm

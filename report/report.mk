@@ -1,0 +1,12 @@
+# report/report.mk - build/libfzreport.a: what fz-plot and fz-cov share
+# (HTML page frame and SVG charts, plot_data reader, output-directory
+# instances, the coverage readers).
+
+REPORT_SRCS := report/html.c report/plotdata.c report/campaign.c
+REPORT_OBJS := $(REPORT_SRCS:%.c=$(OBJ)/%.o)
+
+$(OBJ)/libfzreport.a: $(REPORT_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+ALL += $(OBJ)/libfzreport.a
