@@ -2,7 +2,7 @@
 # (HTML page frame and SVG charts, plot_data reader, output-directory
 # instances, the coverage readers).
 
-REPORT_SRCS := report/html.c report/plotdata.c report/campaign.c
+REPORT_SRCS := report/html.c report/plotdata.c report/campaign.c report/json.c report/cov.c report/covpage.c
 REPORT_OBJS := $(REPORT_SRCS:%.c=$(OBJ)/%.o)
 
 $(OBJ)/libfzreport.a: $(REPORT_OBJS)

@@ -13,10 +13,16 @@ $(CORE_TOOLS):
 	$(CC) $(FZ_CFLAGS) -o $@ $^
 
 # The report tools: HTML pages from an output directory (report/).
-REPORT_TOOLS := $(BIN)/fz-plot
-ALL += $(REPORT_TOOLS)
+REPORT_TOOLS := $(BIN)/fz-plot $(BIN)/fz-cov
+ALL += $(REPORT_TOOLS) $(LIBFZ)/fz-cov-rt.so
 
 $(BIN)/fz-plot: $(OBJ)/tools/fz-plot.o build/libfzreport.a build/libfzcore.a
+$(BIN)/fz-cov: $(OBJ)/tools/fz-cov.o build/libfzreport.a build/libfzcore.a build/libfzmut.a
 $(REPORT_TOOLS):
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) -o $@ $^ -lm
+
+# fz-cov's forkserver, preloaded into the coverage build it replays through.
+$(LIBFZ)/fz-cov-rt.so: tools/fz-cov-rt.c include/fz-protocol.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Iinclude -fPIC -shared -o $@ $<
