@@ -14,6 +14,7 @@
 #include "core/minimize.h"
 #include "core/util.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-tmin";
 
@@ -61,6 +62,7 @@ static void choose_mode(fz_fsrv_t *fs, fz_min_cfg_t *mc, uint8_t *want, const ch
 
 int main(int argc, char **argv)
 {
+    fz_version_check(argc, argv, "fz-tmin");
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
     const char *in = NULL, *out = NULL;
