@@ -95,6 +95,8 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const ui
     }
     st->stats.corpus_found++;
     st->stats.last_find_ms = fz_now_ms();
+    if (kind == FZ_COV_NEW_EDGE)
+        st->stats.last_edge_ms = st->stats.last_find_ms;
 }
 
 int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)

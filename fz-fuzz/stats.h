@@ -18,6 +18,8 @@
 typedef struct fz_stats {
     uint64_t start_ms;
     uint64_t last_find_ms, last_crash_ms, last_hang_ms; /* 0 = never */
+    uint64_t last_edge_ms; /* last own find that reached an edge never seen (not
+                              only a new count); 0 = never */
     uint64_t execs_at_last_crash;
     uint64_t calib_execs;      /* runs spent calibrating */
     uint64_t min_execs;        /* runs spent minimizing new entries and crashes */

@@ -50,7 +50,8 @@ static int add_line(fz_cov_file_t *f, uint32_t line, uint64_t count, uint32_t br
     return 0;
 }
 
-static int add_func(fz_cov_file_t *f, const char *name, uint32_t start, uint32_t end, uint64_t calls)
+static int add_func(fz_cov_file_t *f, const char *name, uint32_t start, uint32_t end,
+                    uint64_t calls)
 {
     for (size_t i = 0; i < f->n_funcs; i++)
         if (f->funcs[i].start == start && strcmp(f->funcs[i].name, name) == 0) {
@@ -179,7 +180,8 @@ int fz_cov_read_lcov(fz_cov_t *c, const char *text, char *err, size_t errlen)
     char *copy = strdup(text), *save = NULL;
     fz_cov_file_t *cur = NULL;
     int rc = copy ? 0 : -1;
-    for (char *l = copy ? strtok_r(copy, "\n", &save) : NULL; l && !rc; l = strtok_r(NULL, "\n", &save))
+    for (char *l = copy ? strtok_r(copy, "\n", &save) : NULL; l && !rc;
+         l = strtok_r(NULL, "\n", &save))
         rc = lcov_line(c, &cur, l);
     free(copy);
     if (rc)

@@ -14,9 +14,9 @@
 
 typedef struct {
     uint32_t line;
-    uint64_t count;     /* times the line ran (summed over the units that hold it) */
-    uint32_t br_total;  /* branch outcomes on the line */
-    uint32_t br_taken;  /* of them, taken at least once */
+    uint64_t count;    /* times the line ran (summed over the units that hold it) */
+    uint32_t br_total; /* branch outcomes on the line */
+    uint32_t br_taken; /* of them, taken at least once */
 } fz_cov_line_t;
 
 typedef struct {

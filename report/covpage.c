@@ -20,8 +20,9 @@ static void pct(FILE *f, uint32_t hit, uint32_t total)
         return;
     }
     double p = 100.0 * hit / total;
-    fprintf(f, "<td>%u / %u</td><td><span class=\"barbg\"><span class=\"bar\" "
-               "style=\"width:%.0fpx\"></span></span> %.1f%%</td>",
+    fprintf(f,
+            "<td>%u / %u</td><td><span class=\"barbg\"><span class=\"bar\" "
+            "style=\"width:%.0fpx\"></span></span> %.1f%%</td>",
             hit, total, p * 0.8, p);
 }
 
@@ -61,10 +62,7 @@ static void functions(FILE *f, const fz_cov_file_t *cf)
 
 static void line_span(FILE *f, const fz_cov_line_t *cl, uint32_t n, const char *text, size_t len)
 {
-    const char *cls = !cl              ? ""
-                      : !cl->count     ? "miss"
-                      : cl->br_taken < cl->br_total ? "part"
-                                                    : "hit";
+    const char *cls = !cl ? "" : !cl->count ? "miss" : cl->br_taken < cl->br_total ? "part" : "hit";
     fprintf(f, "<span id=\"L%u\" class=\"%s\"><i>", n, cls);
     if (cl)
         fprintf(f, "%llu", (unsigned long long)cl->count);

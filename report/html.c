@@ -11,11 +11,20 @@ void fz_html_escape(FILE *f, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
         }
     }
 }
@@ -103,7 +112,8 @@ static void axes(FILE *f, double xmax, double ymax, double ystep)
     double unit = time_unit(xmax, &uname);
     double xstep = nice_step(xmax / unit) * unit;
     int pw = W - ML - MR, ph = H - MT - MB;
-    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
+    fprintf(f,
+            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
             ML, MT, pw, ph);
     for (double y = 0; y <= ymax * 1.0001; y += ystep) {
         double py = MT + ph - y / ymax * ph;
@@ -197,8 +207,9 @@ void fz_svg_chart(FILE *f, const fz_svg_chart_t *c)
     if (ymax / ystep < 2)
         ystep = ymax / 2;
     int h = H + (c->n_series > 3 ? (int)((c->n_series - 1) / 3) * 16 : 0);
-    fprintf(f, "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-               "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" data-title=\"",
+    fprintf(f,
+            "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+            "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" data-title=\"",
             W, h, W, h);
     fz_html_escape(f, c->title);
     fputs("\">\n<title>", f);

@@ -44,11 +44,21 @@ static char *parse_string(const char **p)
         }
         s++;
         switch (*s) {
-        case 'n': *o++ = '\n'; break;
-        case 't': *o++ = '\t'; break;
-        case 'r': *o++ = '\r'; break;
-        case 'b': *o++ = '\b'; break;
-        case 'f': *o++ = '\f'; break;
+        case 'n':
+            *o++ = '\n';
+            break;
+        case 't':
+            *o++ = '\t';
+            break;
+        case 'r':
+            *o++ = '\r';
+            break;
+        case 'b':
+            *o++ = '\b';
+            break;
+        case 'f':
+            *o++ = '\f';
+            break;
         case 'u': {
             unsigned c = 0;
             for (int i = 1; i <= 4 && s[i]; i++)
@@ -57,7 +67,8 @@ static char *parse_string(const char **p)
             s += 4;
             break;
         }
-        default: *o++ = *s;
+        default:
+            *o++ = *s;
         }
         s++;
     }

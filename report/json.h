@@ -8,14 +8,21 @@
 
 #include <stddef.h>
 
-typedef enum { FZ_JSON_NULL, FZ_JSON_BOOL, FZ_JSON_NUM, FZ_JSON_STR, FZ_JSON_ARR, FZ_JSON_OBJ } fz_json_type_t;
+typedef enum {
+    FZ_JSON_NULL,
+    FZ_JSON_BOOL,
+    FZ_JSON_NUM,
+    FZ_JSON_STR,
+    FZ_JSON_ARR,
+    FZ_JSON_OBJ
+} fz_json_type_t;
 
 typedef struct fz_json {
     fz_json_type_t type;
-    double num;            /* NUM; BOOL: 0 or 1 */
-    char *str;             /* STR */
-    char *key;             /* member name when inside an object */
-    struct fz_json *kids;  /* ARR elements / OBJ members */
+    double num;           /* NUM; BOOL: 0 or 1 */
+    char *str;            /* STR */
+    char *key;            /* member name when inside an object */
+    struct fz_json *kids; /* ARR elements / OBJ members */
     size_t n;
 } fz_json_t;
 

@@ -22,14 +22,13 @@ static const char *const NAMES[FZ_PLOT_NCOLS][3] = {
 };
 
 /* Headerless files: column positions of the two common layouts. */
-static const char *const AFLPP4[] = {"relative_time", "cycles_done", "cur_item", "corpus_count",
-                                     "pending_total", "pending_favs", "map_size", "saved_crashes",
-                                     "saved_hangs", "max_depth", "execs_per_sec", "total_execs",
-                                     "edges_found"};
-static const char *const AFL2[] = {"unix_time",      "cycles_done",   "cur_path",
-                                   "paths_total",    "pending_total", "pending_favs",
-                                   "map_size",       "unique_crashes", "unique_hangs",
-                                   "max_depth",      "execs_per_sec"};
+static const char *const AFLPP4[] = {
+    "relative_time", "cycles_done", "cur_item",      "corpus_count", "pending_total",
+    "pending_favs",  "map_size",    "saved_crashes", "saved_hangs",  "max_depth",
+    "execs_per_sec", "total_execs", "edges_found"};
+static const char *const AFL2[] = {
+    "unix_time", "cycles_done",    "cur_path",     "paths_total", "pending_total", "pending_favs",
+    "map_size",  "unique_crashes", "unique_hangs", "max_depth",   "execs_per_sec"};
 
 #define MAX_FIELDS 32
 
@@ -135,8 +134,10 @@ static int parse_lines(char *text, fz_plot_t *p, char *err, size_t errlen)
             else if (n == 11)
                 layout(AFL2, 11, map, &nfields);
             else {
-                snprintf(err, errlen, "no header line and %d fields per line: not a plot_data "
-                                      "this reader knows (AFL 2.x has 11, AFL++ 4.x 13)", n);
+                snprintf(err, errlen,
+                         "no header line and %d fields per line: not a plot_data "
+                         "this reader knows (AFL 2.x has 11, AFL++ 4.x 13)",
+                         n);
                 return -1;
             }
         }

@@ -84,7 +84,8 @@ static void add_dir(inputs_t *in, const char *dir, size_t *counter)
         struct stat st;
         if (nm[0] != '.' && strcmp(nm, "README.txt") != 0 && asprintf(&p, "%s/%s", dir, nm) >= 0) {
             size_t len;
-            uint8_t *buf = lstat(p, &st) == 0 && S_ISREG(st.st_mode) ? fz_tool_read_file(p, &len) : NULL;
+            uint8_t *buf =
+                lstat(p, &st) == 0 && S_ISREG(st.st_mode) ? fz_tool_read_file(p, &len) : NULL;
             uint64_t key = buf ? hash(buf, len) : 0;
             free(buf);
             int dup = 0;
@@ -350,7 +351,8 @@ static void collect_llvm(fz_cov_t *c, const char *data_dir, const char *prog)
 {
     char *pat, *out;
     glob_t g;
-    if (asprintf(&pat, "%s/*.profraw", data_dir) < 0 || asprintf(&out, "%s/all.profdata", data_dir) < 0)
+    if (asprintf(&pat, "%s/*.profraw", data_dir) < 0 ||
+        asprintf(&out, "%s/all.profdata", data_dir) < 0)
         fz_die("out of memory");
     if (glob(pat, 0, NULL, &g) || !g.gl_pathc)
         fz_die("the program wrote no .profraw data: was it built with -fprofile-instr-generate, "
@@ -374,7 +376,8 @@ static void collect_llvm(fz_cov_t *c, const char *data_dir, const char *prog)
     char *ip, *path = fz_fsrv_find_program(prog);
     if (asprintf(&ip, "-instr-profile=%s", out) < 0)
         fz_die("out of memory");
-    char *exp[] = {(char *)tool("FZ_LLVM_COV", "llvm-cov"), "export", "-format=lcov", ip, path, NULL};
+    char *exp[] = {
+        (char *)tool("FZ_LLVM_COV", "llvm-cov"), "export", "-format=lcov", ip, path, NULL};
     char *lcov = capture(exp, NULL), err[256];
     if (!lcov)
         fz_die("%s export failed (see above); use the one of the clang that built the program "
@@ -398,9 +401,11 @@ static char *source_symbols(const char *prog)
     char *text = capture(argv, NULL), *save = NULL, *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    for (char *l = text ? strtok_r(text, "\n", &save) : NULL; f && l; l = strtok_r(NULL, "\n", &save)) {
+    for (char *l = text ? strtok_r(text, "\n", &save) : NULL; f && l;
+         l = strtok_r(NULL, "\n", &save)) {
         char type[16], name[512];
-        if (sscanf(l, "%*s %*s %*s %15s %*s %*s %*s %511s", type, name) == 2 && strcmp(type, "FILE") == 0)
+        if (sscanf(l, "%*s %*s %*s %15s %*s %*s %*s %511s", type, name) == 2 &&
+            strcmp(type, "FILE") == 0)
             fprintf(f, "\n%s\n", name);
     }
     free(text);
@@ -474,7 +479,8 @@ static void gather(const char *out, inputs_t *in, fz_instance_t **list, int *n)
                out);
     for (int i = 0; i < *n; i++) {
         char *q, *c;
-        if (asprintf(&q, "%s/queue", (*list)[i].dir) < 0 || asprintf(&c, "%s/crashes", (*list)[i].dir) < 0)
+        if (asprintf(&q, "%s/queue", (*list)[i].dir) < 0 ||
+            asprintf(&c, "%s/crashes", (*list)[i].dir) < 0)
             fz_die("out of memory");
         add_dir(in, q, &in->queue);
         add_dir(in, c, &in->crashes);
@@ -506,7 +512,8 @@ static char *make_data_dir(const char *report, cov_kind_t kind)
     if (mkdir(report, 0755) && errno != EEXIST)
         fz_die("cannot create '%s': %m; check the path", report);
     char *dir, abs[PATH_MAX];
-    if (!realpath(report, abs) || asprintf(&dir, "%s/.fz-cov-data.XXXXXX", abs) < 0 || !mkdtemp(dir))
+    if (!realpath(report, abs) || asprintf(&dir, "%s/.fz-cov-data.XXXXXX", abs) < 0 ||
+        !mkdtemp(dir))
         fz_die("cannot make a data directory in '%s': %m", report);
     if (kind == COV_GCOV) {
         /* Every .gcda goes to DIR/<its absolute path>, away from the build's. */
@@ -556,15 +563,15 @@ int main(int argc, char **argv)
     char *note = mismatch(&list[0], &cov), *replayed, *title;
     if (note)
         fz_warn("%s", note);
-    if (asprintf(&replayed, "%zu inputs (%zu queue, %zu crashes; %zu duplicates skipped) from %d "
+    if (asprintf(&replayed,
+                 "%zu inputs (%zu queue, %zu crashes; %zu duplicates skipped) from %d "
                  "instance(s): %zu ran, %zu crashed, %zu timed out; %s",
                  in.n, in.queue, in.crashes, in.dups, n_inst, rp.ok, rp.crashed, rp.hung,
                  rp.forkserver ? "one forkserver" : "one process per input") < 0 ||
         asprintf(&title, "fz-cov: %s", out) < 0)
         fz_die("out of memory");
     fz_covpage_info_t info = {title, cfg.argv[0], replayed,
-                              kind == COV_GCOV ? "gcov --json-format" : "llvm-cov export",
-                              note};
+                              kind == COV_GCOV ? "gcov --json-format" : "llvm-cov export", note};
     int missing = 0;
     if (fz_covpage_write(&cov, report, &info, &missing))
         fz_die("cannot write the report in '%s': %m", report);

@@ -39,10 +39,8 @@ typedef struct {
 } chart_spec_t;
 
 static const chart_spec_t CHARTS[] = {
-    {FZ_PLOT_EPS, "executions per second", "/s", 0},
-    {FZ_PLOT_CORPUS, "corpus size", "entries", 0},
-    {FZ_PLOT_EDGES, "edges found", "edges", 1},
-    {FZ_PLOT_CRASHES, "crashes saved", "", 0},
+    {FZ_PLOT_EPS, "executions per second", "/s", 0}, {FZ_PLOT_CORPUS, "corpus size", "entries", 0},
+    {FZ_PLOT_EDGES, "edges found", "edges", 1},      {FZ_PLOT_CRASHES, "crashes saved", "", 0},
     {FZ_PLOT_HANGS, "hangs saved", "", 0},
 };
 
@@ -74,8 +72,10 @@ static void load(plot_inst_t *pi)
     free(text);
     pi->ok = 1;
     if (pi->plot.bad_lines)
-        snprintf(pi->note, sizeof pi->note, "%zu line(s) of plot_data skipped (truncated or "
-                 "not numbers)", pi->plot.bad_lines);
+        snprintf(pi->note, sizeof pi->note,
+                 "%zu line(s) of plot_data skipped (truncated or "
+                 "not numbers)",
+                 pi->plot.bad_lines);
     pi->start = pi->plot.unix_start;
     char *stats = fz_campaign_read(pi->inst->dir, "fuzzer_stats", NULL);
     char v[64];
@@ -130,8 +130,8 @@ static size_t total(plot_inst_t *pi, int n, const chart_spec_t *cs, double t0, d
             if (!pi[i].ok || !pi[i].plot.col[cs->col])
                 continue;
             double off = pi[i].start ? pi[i].start - t0 : 0;
-            double v = value_at(&pi[i].plot, cs->col, x[r] - off, &cursor[i],
-                                cs->col == FZ_PLOT_EPS);
+            double v =
+                value_at(&pi[i].plot, cs->col, x[r] - off, &cursor[i], cs->col == FZ_PLOT_EPS);
             y[r] = cs->take_max ? (v > y[r] ? v : y[r]) : y[r] + v;
         }
     }
@@ -166,8 +166,9 @@ static void chart(FILE *f, plot_inst_t *pi, int n, const chart_spec_t *cs, doubl
         s[ns++] = (fz_svg_series_t){cs->take_max ? "best instance" : "total", tx, ty, m, 1};
     }
     if (!have) {
-        fprintf(f, "<p class=\"note\">%s: not in this plot_data (an older format has no %s "
-                   "column).</p>\n",
+        fprintf(f,
+                "<p class=\"note\">%s: not in this plot_data (an older format has no %s "
+                "column).</p>\n",
                 cs->title, fz_plot_col_name(cs->col));
         return;
     }
@@ -184,9 +185,9 @@ static void summary(FILE *f, plot_inst_t *pi, int n)
           "<th>execs</th><th>execs/s</th><th>corpus</th><th>edges</th><th>crashes</th>"
           "<th>hangs</th><th>cycles</th><th class=\"l\">note</th></tr>\n",
           f);
-    static const fz_plot_col_t cols[] = {FZ_PLOT_TIME,  FZ_PLOT_EXECS,   FZ_PLOT_EPS,
-                                         FZ_PLOT_CORPUS, FZ_PLOT_EDGES,  FZ_PLOT_CRASHES,
-                                         FZ_PLOT_HANGS, FZ_PLOT_CYCLES};
+    static const fz_plot_col_t cols[] = {FZ_PLOT_TIME,   FZ_PLOT_EXECS, FZ_PLOT_EPS,
+                                         FZ_PLOT_CORPUS, FZ_PLOT_EDGES, FZ_PLOT_CRASHES,
+                                         FZ_PLOT_HANGS,  FZ_PLOT_CYCLES};
     for (int i = 0; i < n; i++) {
         fputs("<tr><td class=\"l\">", f);
         fz_html_escape(f, pi[i].inst->name);
