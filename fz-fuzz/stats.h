@@ -99,6 +99,13 @@ typedef struct fz_stats_report {
 int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r);
 int fz_stats_plot_line(char *buf, size_t n, const fz_stats_report_t *r);
 
+/* fuzzer_stats text as one JSON object, the same keys in the same order
+ * with the same values: numbers as JSON numbers, the rest (percentages,
+ * names, the command line) as strings.  Returns the length written to buf
+ * (NUL-terminated), -1 if it does not fit.  fz_stats_write writes it as
+ * fuzzer_stats.json beside fuzzer_stats, each atomically. */
+int fz_stats_json(const char *stats, char *buf, size_t n);
+
 /* Milliseconds since the epoch (for the report and file names only: no
  * decision of the fuzz loop depends on it when -s is given). */
 uint64_t fz_now_ms(void);

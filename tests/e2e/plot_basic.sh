@@ -34,6 +34,18 @@ check_page() { # DIR INSTANCE PAGE
     done
 }
 
+# fuzzer_stats.json: the same keys and values as fuzzer_stats.
+j=out/default/fuzzer_stats.json
+[ -s "$j" ] || fail "no fuzzer_stats.json"
+while IFS= read -r line; do
+    k=$(echo "${line%%:*}" | sed 's/ *$//'); v=${line#*: }
+    grep -Fq "\"$k\": $v," "$j" || grep -Fq "\"$k\": $v"$'\n' "$j" || grep -Fq "\"$k\": \"$v\"" "$j" ||
+        fail "fuzzer_stats.json lacks $k = $v"
+done <out/default/fuzzer_stats
+[ "$(grep -c '": ' "$j")" = "$(wc -l <out/default/fuzzer_stats)" ] || fail "fuzzer_stats.json has other keys"
+if command -v python3 >/dev/null; then python3 -m json.tool "$j" >/dev/null || fail "fuzzer_stats.json is not JSON"; fi
+ok "fuzzer_stats.json: same keys and values as fuzzer_stats"
+
 fz-plot out plot >plot.log 2>&1 || { cat plot.log; fail "fz-plot failed on fz-fuzz's output"; }
 [ "$(grep -c '<svg class="chart"' plot/index.html)" = 5 ] || fail "want 5 SVG charts"
 grep -qiE '<script|https?://[^"]*\.(js|css)' plot/index.html && fail "the page loads scripts or remote files"
