@@ -39,7 +39,7 @@ static const char *const STYLE =
     ".charts{display:flex;flex-wrap:wrap;gap:12px}"
     ".chart{border:1px solid #ddd}"
     ".note{color:#a40}"
-    ".bar{display:inline-block;height:10px;background:#4a4}"
+    ".bar{display:block;height:10px;background:#4a4}"
     ".barbg{display:inline-block;width:80px;height:10px;background:#e44;vertical-align:middle}"
     "pre.src{font:12px/1.35 monospace;border:1px solid #ddd;padding:0;overflow-x:auto}"
     "pre.src span{display:block;padding:0 6px;white-space:pre}"
@@ -195,16 +195,20 @@ static void legend(FILE *f, const fz_svg_chart_t *c)
 void fz_svg_chart(FILE *f, const fz_svg_chart_t *c)
 {
     double xmax = 0, ymax = 0;
+    int whole = 1; /* counts: ticks at whole numbers only */
     for (size_t i = 0; i < c->n_series; i++)
         for (size_t k = 0; k < c->series[i].n; k++) {
             xmax = fmax(xmax, c->series[i].x[k]);
             ymax = fmax(ymax, c->series[i].y[k]);
+            whole &= c->series[i].y[k] == floor(c->series[i].y[k]);
         }
     if (xmax <= 0)
         xmax = 1;
     double ystep = nice_step(ymax > 0 ? ymax : 1);
+    if (whole && ystep < 1)
+        ystep = 1;
     ymax = ymax > 0 ? ceil(ymax / ystep) * ystep : ystep * 5;
-    if (ymax / ystep < 2)
+    if (ymax / ystep < 2 && !whole)
         ystep = ymax / 2;
     int h = H + (c->n_series > 3 ? (int)((c->n_series - 1) / 3) * 16 : 0);
     fprintf(f,
