@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "report/campaign.h"
 
+#include "core/fileio.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -91,46 +93,25 @@ void fz_campaign_free(fz_instance_t *list, int n)
 
 char *fz_campaign_read(const char *dir, const char *name, size_t *len)
 {
-    char *p;
-    if (asprintf(&p, "%s/%s", dir, name) < 0)
-        return NULL;
+    char *p = fz_path_join(dir, name, NULL);
     int fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     free(p);
     if (fd < 0)
         return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            free(buf);
-            buf = NULL;
-        }
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-    }
+    size_t n;
+    uint8_t *raw = fz_file_read_fd(fd, 0, &n);
     int e = errno;
     close(fd);
-    if (buf) {
-        buf[n] = 0;
-        if (len)
-            *len = n;
+    char *text = raw ? realloc(raw, n + 1) : NULL;
+    if (!text) {
+        free(raw);
+        errno = raw ? ENOMEM : e;
+        return NULL;
     }
-    errno = e;
-    return buf;
+    text[n] = 0;
+    if (len)
+        *len = n;
+    return text;
 }
 
 const char *fz_stats_value(const char *stats, const char *key, char *buf, size_t n)

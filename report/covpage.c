@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include "core/fileio.h"
 #include "report/html.h"
 
 static void pct(FILE *f, uint32_t hit, uint32_t total)
@@ -38,7 +38,7 @@ static int save(const char *path, FILE *mem, char **buf, size_t *len)
 {
     if (fclose(mem))
         return -1;
-    int rc = fz_tool_write_atomic(path, *buf, *len, 0644);
+    int rc = fz_file_write_atomic(path, *buf, *len, 0644);
     free(*buf);
     return rc;
 }
@@ -105,7 +105,7 @@ static int file_page(const fz_cov_file_t *cf, const char *path, int *missing)
     fz_html_begin(f, cf->path);
     fputs("<p><a href=\"../index.html\">all files</a></p>\n", f);
     size_t slen;
-    uint8_t *raw = fz_tool_read_file(cf->path, &slen);
+    uint8_t *raw = fz_file_read(cf->path, 0, FZ_FILE_REGULAR, &slen);
     char *src = raw ? strndup((const char *)raw, slen) : NULL;
     free(raw);
     uint32_t last = cf->n_lines ? cf->lines[cf->n_lines - 1].line : 0;

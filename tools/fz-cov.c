@@ -29,7 +29,8 @@
 #include <unistd.h>
 
 #include "core/fsrv.h"
-#include "core/util.h"
+#include "core/fileio.h"
+#include "core/opts.h"
 #include "fz-log.h"
 #include "fz-version.h"
 #include "report/campaign.h"
@@ -84,8 +85,9 @@ static void add_dir(inputs_t *in, const char *dir, size_t *counter)
         struct stat st;
         if (nm[0] != '.' && strcmp(nm, "README.txt") != 0 && asprintf(&p, "%s/%s", dir, nm) >= 0) {
             size_t len;
-            uint8_t *buf =
-                lstat(p, &st) == 0 && S_ISREG(st.st_mode) ? fz_tool_read_file(p, &len) : NULL;
+            uint8_t *buf = lstat(p, &st) == 0 && S_ISREG(st.st_mode)
+                               ? fz_file_read(p, 0, FZ_FILE_REGULAR, &len)
+                               : NULL;
             uint64_t key = buf ? hash(buf, len) : 0;
             free(buf);
             int dup = 0;
@@ -181,12 +183,13 @@ static void replay(const inputs_t *in, fz_fsrv_cfg_t *cfg, replay_t *rp)
     start(&fs, cfg, rp);
     for (size_t i = 0; i < in->n; i++) {
         size_t len;
-        uint8_t *buf = fz_tool_read_file(in->paths[i], &len);
+        uint8_t *buf = fz_file_read(in->paths[i], 0, FZ_FILE_REGULAR, &len);
         if (!buf) {
             fz_warn("cannot read '%s': %m; skipped", in->paths[i]);
             continue;
         }
-        fz_run_result_t r = fz_fsrv_run(&fs, buf, len);
+        fz_run_result_t r =
+            fz_fsrv_run(&fs, buf, len, 0); /* no map wanted: core/exec.h would classify it */
         free(buf);
         if (r == FZ_RUN_ERROR) {
             char msg[sizeof fs.errmsg];
@@ -273,16 +276,27 @@ static void strv_free(strv_t *s, size_t from)
     free(s->v);
 }
 
-/* nftw has no user pointer: the walk's one piece of state. */
-static strv_t *gcda_found;
-
-static int on_file(const char *p, const struct stat *st, int type, struct FTW *ftw)
+/* Adds every *.gcda under dir (not following symlinks) to out. */
+static void find_gcda(const char *dir, strv_t *out)
 {
-    (void)st, (void)ftw;
-    size_t n = strlen(p);
-    if (type == FTW_F && n > 5 && strcmp(p + n - 5, ".gcda") == 0)
-        strv_add(gcda_found, strdup(p));
-    return 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char *p = fz_path_join(dir, e->d_name, NULL);
+        struct stat st;
+        size_t n = strlen(p);
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            find_gcda(p, out);
+        else if (S_ISREG(st.st_mode) && n > 5 && strcmp(p + n - 5, ".gcda") == 0) {
+            strv_add(out, p);
+            continue;
+        }
+        free(p);
+    }
+    if (d)
+        closedir(d);
 }
 
 /* gcov reads the notes (.gcno) next to the data: copy each build notes file
@@ -294,14 +308,14 @@ static void copy_notes(const char *data_dir, const char *gcda, const char *prog_
     strcpy(orig + strlen(orig) - 5, ".gcno");
     strcpy(dst + strlen(dst) - 5, ".gcno");
     size_t len;
-    uint8_t *buf = fz_tool_read_file(orig, &len);
+    uint8_t *buf = fz_file_read(orig, 0, FZ_FILE_REGULAR, &len);
     if (!buf && prog_dir && asprintf(&moved, "%s/%s", prog_dir, strrchr(orig, '/') + 1) >= 0)
-        buf = fz_tool_read_file(moved, &len);
+        buf = fz_file_read(moved, 0, FZ_FILE_REGULAR, &len);
     if (!buf)
         fz_warn("the build's notes file '%s' is gone (rebuilt or moved since the build?); gcov "
                 "will skip that unit",
                 orig);
-    else if (fz_tool_write_atomic(dst, buf, len, 0644))
+    else if (fz_file_write_atomic(dst, buf, len, 0644))
         fz_die("cannot write '%s': %m", dst);
     free(buf);
     free(orig);
@@ -315,9 +329,7 @@ static void collect_gcov(fz_cov_t *c, const char *data_dir, const char *prog)
     if (real && strrchr(real, '/'))
         *strrchr(real, '/') = 0;
     strv_t files = {0};
-    gcda_found = &files;
-    nftw(data_dir, on_file, 16, FTW_PHYS);
-    gcda_found = NULL;
+    find_gcda(data_dir, &files);
     if (!files.n)
         fz_die("the program wrote no .gcda data: was it built with --coverage, and does it end "
                "with exit() or a return from main (not _exit)?");
@@ -537,7 +549,7 @@ int main(int argc, char **argv)
     cfg.timeout_ms = 2000;
     int c;
     while ((c = getopt(argc, argv, "+t:m:h")) != -1)
-        if (!fz_tool_exec_opt(c, optarg, &cfg))
+        if (!fz_opt_exec(c, optarg, &cfg))
             usage();
     if (argc - optind < 3 || strcmp(argv[optind + 2], "--") != 0 || argc - optind < 4)
         usage();

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include "core/fileio.h"
 #include "fz-log.h"
 #include "fz-version.h"
 #include "report/campaign.h"
@@ -261,7 +261,7 @@ int main(int argc, char **argv)
     page(f, out, pi, n);
     if (fclose(f) || asprintf(&path, "%s/index.html", dest) < 0)
         fz_die("out of memory");
-    if (fz_tool_write_atomic(path, html, len, 0644))
+    if (fz_file_write_atomic(path, html, len, 0644))
         fz_die("cannot write '%s': %m; check that the directory is writable", path);
     printf("fz-plot: %s: %d instance(s), %d with data\n", path, n, ok);
     for (int i = 0; i < n; i++)
