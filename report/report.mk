@@ -10,3 +10,9 @@ $(OBJ)/libfzreport.a: $(REPORT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 ALL += $(OBJ)/libfzreport.a
+
+UNIT_TESTS += $(OBJ)/tests/check_report
+
+$(OBJ)/tests/check_report: tests/check_report.c $(OBJ)/libfzreport.a $(OBJ)/libfzcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS) -lm

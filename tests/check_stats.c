@@ -271,6 +271,17 @@ START_TEST(test_json)
 }
 END_TEST
 
+/* The live screen only for a terminal terminfo knows. */
+START_TEST(test_term_ok)
+{
+    ck_assert_int_eq(fz_status_term_ok(NULL), 0);
+    ck_assert_int_eq(fz_status_term_ok(""), 0);
+    ck_assert_int_eq(fz_status_term_ok("dumb"), 0);
+    ck_assert_int_eq(fz_status_term_ok("no-such-terminal-xyz"), 0);
+    ck_assert_int_eq(fz_status_term_ok("../../etc/passwd"), 0);
+}
+END_TEST
+
 START_TEST(test_status_interval)
 {
     ck_assert_uint_eq(fz_status_interval(10, 1000), 1);    /* 10 runs/s: every run */
@@ -293,6 +304,7 @@ int main(void)
     tcase_add_test(tc, test_rate_last_min);
     tcase_add_test(tc, test_status_interval);
     tcase_add_test(tc, test_json);
+    tcase_add_test(tc, test_term_ok);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }
