@@ -577,9 +577,10 @@ int main(int argc, char **argv)
         fz_warn("%s", note);
     if (asprintf(&replayed,
                  "%zu inputs (%zu queue, %zu crashes; %zu duplicates skipped) from %d "
-                 "instance(s): %zu ran, %zu crashed, %zu timed out; %s",
-                 in.n, in.queue, in.crashes, in.dups, n_inst, rp.ok, rp.crashed, rp.hung,
-                 rp.forkserver ? "one forkserver" : "one process per input") < 0 ||
+                 "instance(s), %s; %zu timed out (not counted)%s",
+                 in.n, in.queue, in.crashes, in.dups, n_inst,
+                 rp.forkserver ? "one forkserver" : "one process per input", rp.hung,
+                 rp.forkserver || !rp.crashed ? "" : ", crashes died before writing counts") < 0 ||
         asprintf(&title, "fz-cov: %s", out) < 0)
         fz_die("out of memory");
     fz_covpage_info_t info = {title, cfg.argv[0], replayed,
