@@ -150,7 +150,22 @@ static char *preload_path(void)
 
 /* The forkserver through the preloaded shim; a static program (where a
  * preload cannot work) falls back to one exec per input. */
-static void start(fz_fsrv_t *fs, fz_fsrv_cfg_t *cfg, replay_t *rp)
+static int rm_entry(const char *p, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return remove(p);
+}
+
+/* Empties the data directory: a program that ran without the forkserver
+ * during the failed start wrote counts of no input. */
+static void reset_data(const char *data)
+{
+    nftw(data, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (mkdir(data, 0700))
+        fz_die("cannot make '%s' again: %m", data);
+}
+
+static void start(fz_fsrv_t *fs, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *data)
 {
     char err[512] = "";
     char *so = preload_path();
@@ -165,9 +180,11 @@ static void start(fz_fsrv_t *fs, fz_fsrv_cfg_t *cfg, replay_t *rp)
             rp->forkserver = 1;
             return;
         }
-        fz_warn("no forkserver (%s); replaying with one process per input, which is slower "
-                "(a static program cannot take the preloaded forkserver)",
-                err);
+        fz_warn("'%s' did not start the preloaded forkserver (statically linked? a static "
+                "program cannot take a preload); replaying with one process per input, which is "
+                "slower",
+                cfg->argv[0]);
+        reset_data(data);
     } else {
         fz_warn("lib/fz/fz-cov-rt.so not found next to fz-cov; replaying with one process per "
                 "input, which is slower (reinstall fz)");
@@ -177,10 +194,10 @@ static void start(fz_fsrv_t *fs, fz_fsrv_cfg_t *cfg, replay_t *rp)
         fz_die("%s", err);
 }
 
-static void replay(const inputs_t *in, fz_fsrv_cfg_t *cfg, replay_t *rp)
+static void replay(const inputs_t *in, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *data)
 {
     fz_fsrv_t fs;
-    start(&fs, cfg, rp);
+    start(&fs, cfg, rp, data);
     for (size_t i = 0; i < in->n; i++) {
         size_t len;
         uint8_t *buf = fz_file_read(in->paths[i], 0, FZ_FILE_REGULAR, &len);
@@ -473,12 +490,6 @@ static char *mismatch(const fz_instance_t *inst, const fz_cov_t *c)
     return note;
 }
 
-static int rm_entry(const char *p, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st, (void)type, (void)ftw;
-    return remove(p);
-}
-
 /* The campaign's inputs: every instance's queue, then its crashes. */
 static void gather(const char *out, inputs_t *in, fz_instance_t **list, int *n)
 {
@@ -563,7 +574,7 @@ int main(int argc, char **argv)
     gather(out, &in, &list, &n_inst);
     char *data = make_data_dir(report, kind);
     replay_t rp = {0};
-    replay(&in, &cfg, &rp);
+    replay(&in, &cfg, &rp, data);
     fz_cov_t cov = {0};
     if (kind == COV_GCOV)
         collect_gcov(&cov, data, cfg.argv[0]);

@@ -78,6 +78,16 @@ grep -q "cov_report.c: lines $want_lines (.*), branches $want_br," cov.out ||
 grep -q 'class="miss"><i>0</i>.*return x \* 3 + 1' "$page" || fail "the never-called function is not marked unreached"
 ok "$(wc -l <want.lines) line counts and totals (lines $want_lines, branches $want_br) equal $FZ_TEST_CC's own tool"
 
+# A static program cannot take the preloaded forkserver: one process per
+# input, same counts (nothing left over from the failed start).
+if [ "$FZ_TEST_CC" = gcc ] && (cd src && gcc --coverage -O0 -static -o prog-static cov_report.c) 2>/dev/null; then
+    fz-cov out rep-static -- ./src/prog-static @@ >cov.out 2>cov.err || { cat cov.err; fail "fz-cov failed on a static program"; }
+    grep -q 'one process per input' cov.err || { cat cov.err; fail "no fallback for a static program"; }
+    page_lines "$(grep -l 'cov_report.c' rep-static/files/*.html | head -1)" >got-static.lines
+    diff want.lines got-static.lines >lines.diff || { cat lines.diff; fail "static program: counts differ from gcov's"; }
+    ok "a static program: replayed one process per input, same counts"
+fi
+
 # A crashing input: its lines count too (the replay turns the crash into an exit).
 mv out/crashes.kept out/main/crashes
 fz-cov out rep2 -- ./src/prog @@ >cov.out 2>cov.err || { cat cov.err; fail "fz-cov failed with crashes"; }
