@@ -110,6 +110,21 @@ fz-cov out rep4 -- ./src/prog @@ >cov.out 2>cov.err || { cat cov.err; fail "fz-c
 grep -q 'does not look like' cov.err && { cat cov.err; fail "a matching build was called a mismatch"; }
 ok "a coverage build of another program is reported; the right one is not"
 
+# An afl-fuzz output directory (its queue/.state and crashes/README.txt are
+# not inputs).
+if command -v afl-fuzz >/dev/null; then
+    mkdir aseeds && printf 'vowels' >aseeds/a
+    AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
+        afl-fuzz -i aseeds -o aout -E 2000 -- ./same @@ >alog 2>&1 || { tail -5 alog; fail "afl-fuzz -E 2000 failed"; }
+    n=$(find aout/default/queue aout/default/crashes -maxdepth 1 -type f -name 'id:*' | wc -l)
+    fz-cov aout rep-afl -- ./src/prog @@ >cov.out 2>cov.err || { cat cov.err; fail "fz-cov failed on afl-fuzz's directory"; }
+    grep -q "^fz-cov: $n inputs" cov.err || { cat cov.err; fail "want $n inputs from afl-fuzz's directory"; }
+    grep -q 'cov_report.c: lines [1-9]' cov.out || { cat cov.out; fail "no counts from afl-fuzz's queue"; }
+    ok "afl-fuzz's output directory: $n inputs replayed"
+else
+    fz_skip_part "afl-fuzz is not installed (apt-get install afl++): afl-fuzz directory not checked"
+fi
+
 # Sources moved since the build: said, counts still there.
 mv src moved
 fz-cov out rep5 -- ./moved/prog @@ >cov.out 2>cov.err || { cat cov.err; fail "fz-cov failed with moved sources"; }
