@@ -45,7 +45,9 @@ typedef struct {
     char **paths;
     size_t n, cap;
     size_t queue, crashes, dups;
-    uint64_t *keys; /* content hash per kept file: synced copies replay once */
+    uint64_t *seen; /* open-addressing set of content hashes (0 = empty slot):
+                       a file synced into several instances replays once */
+    size_t seen_cap, seen_n;
 } inputs_t;
 
 typedef struct {
@@ -74,6 +76,45 @@ static uint64_t hash(const uint8_t *b, size_t n)
     return h;
 }
 
+/* 1 if a file with this content hash was added before; else records it. */
+static int seen_before(inputs_t *in, uint64_t key)
+{
+    key = key ? key : 1;
+    if (2 * (in->seen_n + 1) > in->seen_cap) { /* grow at half full */
+        size_t cap = in->seen_cap ? in->seen_cap * 2 : 1024;
+        uint64_t *old = in->seen, *set = calloc(cap, sizeof *set);
+        if (!set)
+            fz_die("out of memory");
+        for (size_t i = 0; i < in->seen_cap; i++)
+            for (size_t k = old[i] & (cap - 1); old[i]; k = (k + 1) & (cap - 1))
+                if (!set[k]) {
+                    set[k] = old[i];
+                    break;
+                }
+        free(old);
+        in->seen = set;
+        in->seen_cap = cap;
+    }
+    size_t k = key & (in->seen_cap - 1);
+    for (; in->seen[k]; k = (k + 1) & (in->seen_cap - 1))
+        if (in->seen[k] == key)
+            return 1;
+    in->seen[k] = key;
+    in->seen_n++;
+    return 0;
+}
+
+static void add_input(inputs_t *in, char *path)
+{
+    if (in->n == in->cap) {
+        in->cap = in->cap ? in->cap * 2 : 256;
+        in->paths = realloc(in->paths, in->cap * sizeof *in->paths);
+        if (!in->paths)
+            fz_die("out of memory");
+    }
+    in->paths[in->n++] = path;
+}
+
 /* Adds the regular files of dir (not dot files, not README.txt). */
 static void add_dir(inputs_t *in, const char *dir, size_t *counter)
 {
@@ -81,34 +122,24 @@ static void add_dir(inputs_t *in, const char *dir, size_t *counter)
     int n = scandir(dir, &ents, NULL, alphasort);
     for (int i = 0; i < n; i++) {
         const char *nm = ents[i]->d_name;
-        char *p;
+        char *p = NULL;
         struct stat st;
-        if (nm[0] != '.' && strcmp(nm, "README.txt") != 0 && asprintf(&p, "%s/%s", dir, nm) >= 0) {
-            size_t len;
-            uint8_t *buf = lstat(p, &st) == 0 && S_ISREG(st.st_mode)
-                               ? fz_file_read(p, 0, FZ_FILE_REGULAR, &len)
-                               : NULL;
-            uint64_t key = buf ? hash(buf, len) : 0;
-            free(buf);
-            int dup = 0;
-            for (size_t k = 0; buf && k < in->n && !dup; k++)
-                dup = in->keys[k] == key;
-            if (!buf || dup) {
-                in->dups += dup;
-                free(p);
-            } else {
-                if (in->n == in->cap) {
-                    in->cap = in->cap ? in->cap * 2 : 256;
-                    in->paths = realloc(in->paths, in->cap * sizeof *in->paths);
-                    in->keys = realloc(in->keys, in->cap * sizeof *in->keys);
-                    if (!in->paths || !in->keys)
-                        fz_die("out of memory");
-                }
-                in->keys[in->n] = key;
-                in->paths[in->n++] = p;
-                (*counter)++;
-            }
+        size_t len;
+        uint8_t *buf = NULL;
+        if (nm[0] != '.' && strcmp(nm, "README.txt") != 0) {
+            p = fz_path_join(dir, nm, NULL);
+            if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+                buf = fz_file_read(p, 0, FZ_FILE_REGULAR, &len);
         }
+        if (buf && seen_before(in, hash(buf, len)))
+            in->dups++;
+        else if (buf) {
+            add_input(in, p);
+            (*counter)++;
+            p = NULL;
+        }
+        free(buf);
+        free(p);
         free(ents[i]);
     }
     free(n > 0 ? ents : NULL);
@@ -609,7 +640,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < in.n; i++)
         free(in.paths[i]);
     free(in.paths);
-    free(in.keys);
+    free(in.seen);
     fz_campaign_free(list, n_inst);
     free(data);
     free(note);
