@@ -294,10 +294,45 @@ static char *capture(char *const *argv, const char *dir)
     return text;
 }
 
-static const char *tool(const char *env, const char *def)
+/* The compiler's major version as the program's .comment records it
+ * ("GCC: (Debian 12.2.0-14) 12.2.0", "Debian clang version 14.0.6"), found
+ * after marker; 0 if absent. */
+static int compiler_major(const char *prog, const char *marker)
+{
+    char *path = fz_fsrv_find_program(prog);
+    size_t len;
+    uint8_t *bin = path ? fz_file_read(path, 0, FZ_FILE_REGULAR, &len) : NULL;
+    int major = 0;
+    size_t ml = strlen(marker);
+    for (size_t i = 0; bin && !major && i + ml + 40 < len; i++)
+        if (bin[i] == (uint8_t)marker[0] && memcmp(bin + i, marker, ml) == 0) {
+            const char *v = (const char *)bin + i + ml;
+            if (marker[0] == 'G') /* "GCC: (vendor text) 12.2.0": the version follows ") " */
+                v = memchr(v, ')', 40) ? (const char *)memchr(v, ')', 40) + 2 : v;
+            major = atoi(v);
+        }
+    free(bin);
+    free(path);
+    return major;
+}
+
+/* The tool to run: env's value, else NAME-MAJOR of the compiler that built
+ * prog when that is installed (Debian installs llvm-cov-14, and llvm-cov
+ * only with the llvm package), else NAME.  Returned malloc'ed. */
+static char *tool(const char *env, const char *name, const char *prog, const char *marker)
 {
     const char *v = getenv(env);
-    return v && *v ? v : def;
+    if (v && *v)
+        return strdup(v);
+    int major = compiler_major(prog, marker);
+    char *versioned = NULL, *found = NULL;
+    if (major > 0 && asprintf(&versioned, "%s-%d", name, major) >= 0 &&
+        (found = fz_fsrv_find_program(versioned))) {
+        free(found);
+        return versioned;
+    }
+    free(versioned);
+    return strdup(name);
 }
 
 typedef struct {
@@ -373,6 +408,7 @@ static void copy_notes(const char *data_dir, const char *gcda, const char *prog_
 
 static void collect_gcov(fz_cov_t *c, const char *data_dir, const char *prog)
 {
+    char *gcov = tool("FZ_GCOV", "gcov", prog, "GCC: (");
     char *prog_dir = fz_fsrv_find_program(prog), *real = prog_dir ? realpath(prog_dir, NULL) : NULL;
     if (real && strrchr(real, '/'))
         *strrchr(real, '/') = 0;
@@ -386,7 +422,7 @@ static void collect_gcov(fz_cov_t *c, const char *data_dir, const char *prog)
     /* A few hundred units per gcov run keep the command line short. */
     for (size_t i = 0; i < files.n; i += 200) {
         strv_t argv = {0};
-        strv_add(&argv, (char *)tool("FZ_GCOV", "gcov"));
+        strv_add(&argv, gcov);
         strv_add(&argv, "--json-format");
         strv_add(&argv, "--branch-probabilities");
         strv_add(&argv, "--stdout");
@@ -403,6 +439,7 @@ static void collect_gcov(fz_cov_t *c, const char *data_dir, const char *prog)
         free(argv.v);
     }
     strv_free(&files, 0);
+    free(gcov);
     free(prog_dir);
     free(real);
 }
@@ -418,7 +455,9 @@ static void collect_llvm(fz_cov_t *c, const char *data_dir, const char *prog)
         fz_die("the program wrote no .profraw data: was it built with -fprofile-instr-generate, "
                "and does it end with exit() or a return from main (not _exit)?");
     strv_t argv = {0};
-    strv_add(&argv, (char *)tool("FZ_LLVM_PROFDATA", "llvm-profdata"));
+    char *profdata = tool("FZ_LLVM_PROFDATA", "llvm-profdata", prog, "clang version ");
+    char *llvm_cov = tool("FZ_LLVM_COV", "llvm-cov", prog, "clang version ");
+    strv_add(&argv, profdata);
     strv_add(&argv, "merge");
     strv_add(&argv, "-sparse");
     strv_add(&argv, "-o");
@@ -436,8 +475,7 @@ static void collect_llvm(fz_cov_t *c, const char *data_dir, const char *prog)
     char *ip, *path = fz_fsrv_find_program(prog);
     if (asprintf(&ip, "-instr-profile=%s", out) < 0)
         fz_die("out of memory");
-    char *exp[] = {
-        (char *)tool("FZ_LLVM_COV", "llvm-cov"), "export", "-format=lcov", ip, path, NULL};
+    char *exp[] = {llvm_cov, "export", "-format=lcov", ip, path, NULL};
     char *lcov = capture(exp, NULL), err[256];
     if (!lcov)
         fz_die("%s export failed (see above); use the one of the clang that built the program "
@@ -449,6 +487,8 @@ static void collect_llvm(fz_cov_t *c, const char *data_dir, const char *prog)
     free(ip);
     free(path);
     free(pat);
+    free(profdata);
+    free(llvm_cov);
     free(out);
 }
 

@@ -16,8 +16,11 @@ case $FZ_TEST_CC in
 gcc) covflags="--coverage" ;;
 clang)
     command -v clang >/dev/null || fz_skip "clang is not installed"
-    command -v llvm-profdata >/dev/null && command -v llvm-cov >/dev/null ||
-        fz_skip "llvm-profdata / llvm-cov are not installed (apt-get install llvm)"
+    # Debian installs llvm-cov-14 with clang; the bare name only with "llvm".
+    v=$(clang -dumpversion | cut -d. -f1)
+    profdata=$(command -v "llvm-profdata-$v" || command -v llvm-profdata)
+    llvmcov=$(command -v "llvm-cov-$v" || command -v llvm-cov)
+    [ -n "$profdata" ] && [ -n "$llvmcov" ] || fz_skip "llvm-profdata / llvm-cov are not installed (apt-get install llvm-$v)"
     covflags="-fprofile-instr-generate -fcoverage-mapping" ;;
 esac
 mkdir src ref
@@ -51,8 +54,8 @@ if [ "$FZ_TEST_CC" = gcc ]; then
     want_br=$(grep -A3 "File '.*cov_report.c'" ref/gcov.txt | sed -n 's/Taken at least once:\([0-9.]*\)% of \([0-9]*\)/\1 \2/p' |
         awk '{ printf "%d/%d", $1 * $2 / 100 + 0.5, $2 }')
 else
-    (cd ref && llvm-profdata merge -sparse -o ref.profdata ref-*.profraw) || fail "llvm-profdata failed"
-    (cd ref && llvm-cov show -instr-profile=ref.profdata prog >show.txt && llvm-cov report -instr-profile=ref.profdata prog >report.txt) ||
+    (cd ref && "$profdata" merge -sparse -o ref.profdata ref-*.profraw) || fail "llvm-profdata failed"
+    (cd ref && "$llvmcov" show -instr-profile=ref.profdata prog >show.txt && "$llvmcov" report -instr-profile=ref.profdata prog >report.txt) ||
         fail "llvm-cov failed"
     # "  LINE|  COUNT|source" (no count: no code).
     awk -F'|' 'NF >= 3 && $2 ~ /[0-9]/ { l = $1 + 0; c = $2; gsub(/ /, "", c); print l, c }' ref/show.txt >want.lines
