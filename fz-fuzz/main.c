@@ -223,7 +223,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     /* Seeds and the target are checked before the output directory is
      * touched, so a mistake there leaves nothing behind. */
     if (strcmp(st->cfg.in_dir, "-") != 0)
-        fz_files_load(&seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, 0);
+        fz_files_load(&seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, FZ_FILES_SKIP_BIG);
     fz_dict_init(&st->dict);
     char err[512];
     for (int i = 0; i < st->cfg.n_dicts; i++)
