@@ -654,7 +654,9 @@ int main(int argc, char **argv)
     nftw(data, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     fz_cov_finish(&cov);
 
-    char *note = mismatch(&list[0], &cov), *replayed, *title;
+    char *note = NULL, *replayed, *title;
+    for (int i = 0; i < n_inst && !note; i++)
+        note = mismatch(&list[i], &cov);
     if (note)
         fz_warn("%s", note);
     if (asprintf(&replayed,
