@@ -83,6 +83,8 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     }
     st->stats.corpus_found++;
     st->stats.last_find_ms = fz_now_ms();
+    if (kind == FZ_COV_NEW_EDGE)
+        st->stats.last_edge_ms = st->stats.last_find_ms;
 }
 
 /* An entry's first turn starts by shrinking it while it keeps every bucket
