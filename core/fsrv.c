@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "fz-config.h"
-#include "core/util.h"
+#include "core/opts.h"
 #include "fz-protocol.h"
 
 /* Map size assumed for a target that does not report one: AFL's classic
@@ -707,11 +707,6 @@ fail:
     return -1;
 }
 
-void fz_fsrv_set_timeout(fz_fsrv_t *fs, uint32_t timeout_ms)
-{
-    fs->cfg.timeout_ms = timeout_ms ? timeout_ms : 1000;
-}
-
 static int deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
 {
     if (len > FZ_MAX_INPUT)
@@ -793,7 +788,7 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
     int status = 0, timed_out = 0;
     /* Poll with a growing sleep: blind mode pays a fork+exec per run
      * anyway, so a few hundred microseconds of latency do not matter. */
-    uint64_t deadline = t0 + (uint64_t)fs->cfg.timeout_ms * 1000u;
+    uint64_t deadline = t0 + (uint64_t)fs->run_timeout_ms * 1000u;
     useconds_t nap = 50;
     while (waitpid(pid, &status, WNOHANG) == 0) {
         if (now_us() >= deadline) {
@@ -905,7 +900,7 @@ static fz_run_result_t run_direct(fz_fsrv_t *fs, uint64_t t0)
     if (ld(&c->req_sleeping))
         syscall(SYS_futex, &c->req, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
     int slept = 0;
-    uint32_t w = wait_ans(fs, seq, t0 + (uint64_t)fs->cfg.timeout_ms * 1000u, &slept);
+    uint32_t w = wait_ans(fs, seq, t0 + (uint64_t)fs->run_timeout_ms * 1000u, &slept);
     if (fs->target_cpu >= 0) {
         fs->split_sleeps += slept;
         if (++fs->split_runs == SPLIT_WINDOW) {
@@ -919,8 +914,9 @@ static fz_run_result_t run_direct(fz_fsrv_t *fs, uint64_t t0)
     return direct_result(fs, w, 0, t0);
 }
 
-fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
+fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint32_t timeout_ms)
 {
+    fs->run_timeout_ms = timeout_ms ? timeout_ms : fs->cfg.timeout_ms;
     /* A direct-mode child clears the slots it uses before each pass. */
     if (!fs->direct)
         memset(fs->trace_bits, 0, fs->map_size);
@@ -942,7 +938,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
     if (write_u32(fs->ctl_fd, (uint32_t)fs->last_killed))
         return run_error(fs, "asked to run");
     fs->last_killed = 0;
-    if (read_u32(fs->st_fd, &pid, (int)fs->cfg.timeout_ms + KILL_WAIT_MS))
+    if (read_u32(fs->st_fd, &pid, (int)fs->run_timeout_ms + KILL_WAIT_MS))
         return run_error(fs, "starting a child");
     if ((pid_t)pid <= 0)
         return run_error(fs, "starting a child (fork failed in the target)");
@@ -950,7 +946,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
         fs->total_forks++;
     fs->child_pid = (pid_t)pid;
 
-    int64_t left = (int64_t)fs->cfg.timeout_ms - (int64_t)(now_us() - t0) / 1000;
+    int64_t left = (int64_t)fs->run_timeout_ms - (int64_t)(now_us() - t0) / 1000;
     int r = read_u32(fs->st_fd, &status, left > 0 ? (int)left : 0);
     int timed_out = 0;
     if (r == 1) {
