@@ -28,10 +28,12 @@
 # each fuzzer on its own compiler's build (fixed count).
 #
 # Both fuzzers bind themselves and the target to a free CPU (their default).
-# In direct mode fz-fuzz gives the target a second free CPU when there is
-# one, and both sides spin briefly instead of sleeping (docs/persistent-
-# mode.md); with no second free CPU (another campaign holds it) it stays on
-# one CPU.  A ratio below its goal gives a warning, never a failure: a
+# In direct mode fz-fuzz can give the target a second free CPU, where both
+# sides spin briefly instead of sleeping (docs/persistent-mode.md); it does
+# by default only with three free CPUs, so on a 2-CPU machine the
+# persistent rows are one CPU against one.  The persistent rows are also
+# run with FZ_SPIN=1 (two CPUs for fz-fuzz, when both are free, against
+# afl-fuzz's one) and printed as such.  A ratio below its goal gives a warning, never a failure: a
 # loaded machine must not break `make bench`.
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
@@ -164,6 +166,12 @@ if [ $have_afl = 1 ]; then
         run_aflish "$fz" @N@ persistent ./persistent -- run_aflish afl-fuzz @N@ persistent ./persistent
 else
     echo "afl-fuzz (Debian package afl++) is not installed: forkserver and persistent rows skipped"
+fi
+if [ $have_afl = 1 ]; then
+    FZ_SPIN=1 row "persistent, FZ_SPIN=1 (fz-fuzz on two CPUs), campaign ${secs} s" campaign 5.0 \
+        run_aflish "$fz" @N@ campaign ./persistent -- run_aflish afl-fuzz @N@ campaign ./persistent
+    FZ_SPIN=1 row "persistent, FZ_SPIN=1 (fz-fuzz on two CPUs), $persist_execs runs" persistent 5.0 \
+        run_aflish "$fz" @N@ persistent ./persistent -- run_aflish afl-fuzz @N@ persistent ./persistent
 fi
 classic=$(FZ_NO_DIRECT=1 run_aflish "$fz" fz-classic persistent ./persistent)
 echo "persistent: fz-fuzz with AFL++'s SIGSTOP protocol (FZ_NO_DIRECT=1) $classic /s ($persist_execs runs)"

@@ -56,6 +56,12 @@
 #define SPLIT_WINDOW 4096
 #define SPLIT_GIVE_UP 8
 
+/* By default the target gets a CPU of its own only when this many CPUs
+ * (ours included) are free: taking two of two would leave a campaign
+ * started later none (afl-fuzz then refuses to start).  FZ_SPIN=1 takes a
+ * second free CPU whenever there is one. */
+#define SPLIT_FREE_MIN 3
+
 /* The sanitizer defaults give a report that ends in SIGABRT, which the
  * fuzzer counts as a crash, instead of an exit code it would not.  Leak
  * detection stays off: it runs at exit and costs every run.  Only used when
@@ -83,7 +89,8 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg)
     cfg->timeout_ms = 1000;
     cfg->no_direct = fz_env_flag("FZ_NO_DIRECT", NULL);
     cfg->no_affinity = fz_env_flag("FZ_NO_AFFINITY", "AFL_NO_AFFINITY");
-    cfg->no_spin = fz_env_flag("FZ_NO_SPIN", NULL);
+    const char *spin = getenv("FZ_SPIN");
+    cfg->spin = spin && *spin ? (*spin != '0') : -1;
     cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
 }
 
@@ -378,22 +385,27 @@ static void bind_cpu(fz_fsrv_t *fs)
 static void split_cpus(fz_fsrv_t *fs)
 {
     cpu_set_t allowed, taken, one;
-    if (fs->cfg.no_spin || fs->bound_cpu < 0)
+    if (fs->cfg.spin == 0 || fs->bound_cpu < 0)
         return;
     memcpy(&allowed, fs->saved_cpus, sizeof allowed);
     cpus_taken(&taken);
+    int pick = -1, free_cpus = 1; /* ours */
     for (int c = 0; c < CPU_SETSIZE; c++) {
         if (c == fs->bound_cpu || !CPU_ISSET(c, &allowed) || CPU_ISSET(c, &taken))
             continue;
-        CPU_ZERO(&one);
-        CPU_SET(c, &one);
-        if (sched_setaffinity(fs->fsrv_pid, sizeof one, &one) != 0)
-            return;
-        fs->target_cpu = c;
-        fs->spin = SPIN_POLLS;
-        __atomic_store_n(&fs->shm.ctl->spin, SPIN_POLLS, __ATOMIC_SEQ_CST);
-        return;
+        free_cpus++;
+        if (pick < 0)
+            pick = c;
     }
+    if (pick < 0 || (fs->cfg.spin < 0 && free_cpus < (int)SPLIT_FREE_MIN))
+        return;
+    CPU_ZERO(&one);
+    CPU_SET(pick, &one);
+    if (sched_setaffinity(fs->fsrv_pid, sizeof one, &one) != 0)
+        return;
+    fs->target_cpu = pick;
+    fs->spin = SPIN_POLLS;
+    __atomic_store_n(&fs->shm.ctl->spin, SPIN_POLLS, __ATOMIC_SEQ_CST);
 }
 
 /* Spinning did not pay: the target joins our CPU and nobody spins.  The

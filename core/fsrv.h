@@ -49,8 +49,10 @@ typedef struct {
                                fz runtime (FZ_NO_DIRECT=1; fz_fsrv_cfg_init reads it) */
     int no_affinity;        /* do not bind to a free CPU (FZ_NO_AFFINITY=1 or
                                AFL_NO_AFFINITY=1; fz_fsrv_cfg_init reads them) */
-    int no_spin;            /* direct mode: never give the target a second CPU to
-                               spin on (FZ_NO_SPIN=1; fz_fsrv_cfg_init reads it) */
+    int spin;               /* direct mode: give the target a second free CPU and
+                               spin: 1 whenever one is free, 0 never, -1 (default)
+                               only when the machine has CPUs to spare (FZ_SPIN=1
+                               or 0; fz_fsrv_cfg_init reads it) */
 } fz_fsrv_cfg_t;
 
 typedef struct {
@@ -111,11 +113,13 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg);
  * or twice per run, and a wake-up on the same CPU is several times cheaper
  * than one across CPUs (an inter-processor interrupt; worse in a VM).
  * A process already restricted to one CPU (taskset) is left alone.
- * In direct mode (a persistent fz target), when a second CPU is free too,
- * the target gets that one and both sides spin briefly before they sleep:
- * a hand-over then costs no system call at all.  Where the spinning does
- * not pay (runs longer than the spin, a busy CPU), the target is moved
- * back to ours and nobody spins (cfg.no_spin: never split).
+ * In direct mode (a persistent fz target), when a second CPU is free too
+ * (cfg.spin 1) or at least SPLIT_FREE_MIN are (cfg.spin -1, the default,
+ * which leaves a CPU for the next campaign), the target gets one of them
+ * and both sides spin briefly before they sleep: a hand-over then costs no
+ * system call at all.  Where the spinning does not pay (runs longer than
+ * the spin, a busy CPU), the target is moved back to ours and nobody
+ * spins.
  * Returns 0, or -1 with a one-line message (cause and fix) in err; nothing
  * is left running on failure. */
 int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t errlen);
