@@ -64,6 +64,8 @@
 #include "basic-block.h"
 #include "cfghooks.h"
 #include "cfgloop.h"
+#include "cfgloopmanip.h"
+#include "tree-cfg.h"
 #include "gimple.h"
 #include "gimple-iterator.h"
 #include "gimple-fold.h"
@@ -80,6 +82,11 @@
 
 #include "fz-gcc-cmp.h"
 
+/* Largest function (in basic blocks) that gets a logging copy; bigger
+ * ones are hooked site by site instead, to bound compile time and code
+ * size. */
+#define FZ_CMP_VERSION_MAX_BLOCKS 20000
+
 /* The hook functions of runtime/rt-cmp.c, in the order of fz_hook. */
 enum fz_hook { FZ_HOOK_INT, FZ_HOOK_INT128, FZ_HOOK_SWITCH, FZ_HOOK_MEM, FZ_HOOK_N };
 static const char *const fz_hook_names[FZ_HOOK_N] = {"__fz_cmp_int", "__fz_cmp_int128",
@@ -94,6 +101,10 @@ struct fz_cmp_state {
     tree flag, base;        /* __fz_cmp_on, __fz_cmp_base (at the first site) */
     tree hooks[FZ_HOOK_N];  /* declarations, made when first used */
     tree mark;              /* __fz_cmp_switch_mark, see the switch pass */
+    bool dry;               /* count the sites a function would get, no more */
+    unsigned dry_sites;
+    bool unguarded;         /* hooking the logging copy of a function */
+    hash_set<gimple *> chosen; /* what the dry run would hook */
 };
 
 fz_cmp_state *fz_cmp_new(bool enabled, fz_cmp_skip_fn skip, void *user)
@@ -221,17 +232,27 @@ struct fz_call_builder {
 
 static void hook_site(fz_cmp_state *st, gimple *g, unsigned n, fz_call_builder &b)
 {
+    if (st->dry) {
+        st->dry_sites += n;
+        st->chosen.add(g);
+        return;
+    }
     module_vars(st);
     unsigned first = st->sites;
     st->sites += n;
-    basic_block hook = guard_before(st, g);
     gimple_seq seq = NULL;
     tree site = site_id(st, &seq, first);
     gcall *call = b.build(st, &seq, site);
     gimple_set_location(call, gimple_location(g));
     gimple_seq_add_stmt(&seq, call);
-    gimple_stmt_iterator gsi = gsi_start_bb(hook);
-    gsi_insert_seq_after(&gsi, seq, GSI_NEW_STMT);
+    gimple_stmt_iterator gsi;
+    if (st->unguarded) {
+        gsi = gsi_for_stmt(g); /* the logging copy: no guard */
+        gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+    } else {
+        gsi = gsi_start_bb(guard_before(st, g));
+        gsi_insert_seq_after(&gsi, seq, GSI_NEW_STMT);
+    }
 }
 
 /* ---- Integer compares ---------------------------------------------------- */
@@ -328,6 +349,17 @@ static bool loop_invariant(tree x, basic_block bb)
 
 static bool from_switch_index(tree x, hash_set<tree> &indexes);
 
+/* The filters of spec 2a on a compare of a with b (b constant when cb). */
+static bool worth_hooking(gimple *g, tree a, tree b, bool cb, hash_set<tree> &indexes)
+{
+    if (cb && integer_zerop(b))
+        return false;
+    basic_block bb = gimple_bb(g);
+    if ((is_induction(a) && loop_invariant(b, bb)) || (is_induction(b) && loop_invariant(a, bb)))
+        return false;
+    return !from_switch_index(a, indexes) && !from_switch_index(b, indexes);
+}
+
 /* Hooks the compare a CODE b in statement g, when it is worth it. */
 static void hook_compare(fz_cmp_state *st, gimple *g, enum tree_code code, tree a, tree b,
                          hash_set<tree> &indexes)
@@ -342,12 +374,8 @@ static void hook_compare(fz_cmp_state *st, gimple *g, enum tree_code code, tree 
         std::swap(a, b);
         std::swap(ca, cb);
     }
-    if (cb && integer_zerop(b))
-        return;
-    basic_block bb = gimple_bb(g);
-    if ((is_induction(a) && loop_invariant(b, bb)) || (is_induction(b) && loop_invariant(a, bb)))
-        return;
-    if (from_switch_index(a, indexes) || from_switch_index(b, indexes))
+    /* In the logging copy the dry run on the original has decided. */
+    if (!st->unguarded && !worth_hooking(g, a, b, cb, indexes))
         return;
     int_call c;
     c.a = a;
@@ -486,6 +514,8 @@ static void hook_mark(fz_cmp_state *st, gcall *mark, bool skipped)
     c.n = (unsigned)tree_to_uhwi(gimple_call_arg(mark, 2));
     if (!skipped && TREE_CODE(c.index) == SSA_NAME && int_width(c.index))
         hook_site(st, mark, (c.n + FZ_CMP_PAIRS - 1) / FZ_CMP_PAIRS, c);
+    if (st->dry)
+        return;
     gimple_stmt_iterator gsi = gsi_for_stmt(mark);
     gsi_remove(&gsi, true);
 }
@@ -634,12 +664,43 @@ struct fz_cmp_pass : gimple_opt_pass {
     {
         if (!st->enabled || st->frozen)
             return 0;
+        /* What would be hooked, before anything changes. */
+        fz_sites sites;
+        collect(fn, &sites);
+        st->dry = true;
+        st->dry_sites = 0;
+        st->chosen.empty();
+        hook_all(sites);
+        st->dry = false;
+        if (st->dry_sites == 0) {
+            /* Every switch mark goes, hooked or not: it must never reach
+             * the assembler. */
+            for (auto &m : sites.marks)
+                remove_stmt(m.first);
+            return sites.marks.is_empty() ? 0 : TODO_update_ssa;
+        }
+        if (can_version(fn)) {
+            version(fn, &sites);
+            st->unguarded = true;
+            hook_all(sites);
+            st->unguarded = false;
+        } else {
+            hook_all(sites);
+        }
+        mark_virtual_operands_for_renaming(fn);
+        return TODO_update_ssa;
+    }
+
+    /* The statements of fn that may be hooked, in order. */
+    struct fz_sites {
+        auto_vec<gimple *> stmts;
+        auto_vec<std::pair<gcall *, bool>> marks; /* and whether skipped */
+        hash_set<tree> indexes;                   /* the marked switches' */
+    };
+
+    void collect(function *fn, fz_sites *out)
+    {
         bool fn_skipped = st->skip(st->user, fn, NULL);
-        /* Collect first: hooking splits blocks.  Every switch mark goes,
-         * hooked or not: it must never reach the assembler. */
-        auto_vec<gimple *> todo;
-        auto_vec<std::pair<gcall *, bool>> marks;
-        hash_set<tree> indexes;
         basic_block bb;
         FOR_EACH_BB_FN(bb, fn)
         {
@@ -647,24 +708,148 @@ struct fz_cmp_pass : gimple_opt_pass {
             for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
                 gimple *g = gsi_stmt(gsi);
                 if (is_mark(st, g)) {
-                    marks.safe_push(std::make_pair(as_a<gcall *>(g), skipped));
-                    indexes.add(gimple_call_arg(g, 0));
+                    out->marks.safe_push(std::make_pair(as_a<gcall *>(g), skipped));
+                    out->indexes.add(gimple_call_arg(g, 0));
                 } else if (!skipped) {
-                    todo.safe_push(g);
+                    out->stmts.safe_push(g);
                 }
             }
         }
-        unsigned before = st->sites;
-        for (auto &m : marks)
-            hook_mark(st, m.first, m.second);
-        for (gimple *g : todo)
-            hook_stmt(st, g, indexes);
-        if (st->sites == before && marks.is_empty())
-            return 0;
-        mark_virtual_operands_for_renaming(fn);
-        return TODO_update_ssa;
     }
+
+    void hook_all(fz_sites &sites)
+    {
+        for (auto &m : sites.marks)
+            hook_mark(st, m.first, m.second);
+        for (gimple *g : sites.stmts)
+            hook_stmt(st, g, sites.indexes);
+    }
+
+    static void remove_stmt(gimple *g)
+    {
+        gimple_stmt_iterator gsi = gsi_for_stmt(g);
+        gsi_remove(&gsi, true);
+    }
+
+    /* Versioning (spec 3a) needs the whole body copyable, and the flag
+     * fixed while the function runs: not so in a function that calls the
+     * runtime's run boundaries itself (the __AFL_LOOP harness, a deferred
+     * __AFL_INIT), nor across a setjmp. */
+    bool can_version(function *fn)
+    {
+        static const char *const boundaries[] = {"__fz_persistent_loop", "__afl_persistent_loop",
+                                                 "__fz_manual_init", "__afl_manual_init"};
+        if (!current_loops || n_basic_blocks_for_fn(fn) > FZ_CMP_VERSION_MAX_BLOCKS)
+            return false;
+        basic_block bb;
+        FOR_EACH_BB_FN(bb, fn)
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+            if (!call)
+                continue;
+            if (gimple_call_flags(call) & ECF_RETURNS_TWICE)
+                return false;
+            tree fndecl = gimple_call_fndecl(call);
+            if (!fndecl || !DECL_NAME(fndecl))
+                continue;
+            const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
+            for (const char *b : boundaries)
+                if (strcmp(name, b) == 0)
+                    return false;
+        }
+        auto_vec<basic_block> bbs;
+        FOR_EACH_BB_FN(bb, fn)
+        bbs.safe_push(bb);
+        return can_copy_bbs_p(bbs.address(), bbs.length());
+    }
+
+    /* Copies the whole body, enters the copy when the flag is set, and
+     * points sites at the copy's statements (spec 3a). */
+    void version(function *fn, fz_sites *sites);
 };
+
+/* The logging copy: every block of the function is duplicated, with its
+ * loops, and a new first block enters the copy when the flag is set:
+ *     entry:  f = __fz_cmp_on;  if (f != 0) goto copy of B0; else goto B0;
+ * The copy is marked never executed, so GCC moves it to the cold part of
+ * the function.  SSA names the copy defines are new definitions of the
+ * original names, which update_ssa rewrites.  The sites move to the copy:
+ * switch marks are deleted from the original and hooked in the copy. */
+void fz_cmp_pass::version(function *fn, fz_sites *sites)
+{
+    module_vars(st);
+    free_dominance_info(CDI_DOMINATORS);
+    free_dominance_info(CDI_POST_DOMINATORS);
+    edge entry_e = single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fn));
+    basic_block b0 = entry_e->dest;
+    auto_vec<basic_block> bbs;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fn)
+    bbs.safe_push(bb);
+    unsigned n = bbs.length();
+    auto_vec<basic_block> copies(n);
+    copies.quick_grow(n);
+
+    initialize_original_copy_tables();
+    class loop *root = current_loops->tree_root;
+    /* duplicate_subloops (root, root) would walk the copies it appends. */
+    auto_vec<class loop *> top;
+    for (class loop *l = root->inner; l; l = l->next)
+        top.safe_push(l);
+    for (class loop *l : top)
+        duplicate_subloops(l, duplicate_loop(l, root));
+    copy_bbs(bbs.address(), n, copies.address(), NULL, 0, NULL, root, EXIT_BLOCK_PTR_FOR_FN(fn)->prev_bb, false);
+    add_phi_args_after_copy(copies.address(), n, NULL);
+    hash_map<gimple *, gimple *> copy_of;
+    for (unsigned i = 0; i < n; i++) {
+        copies[i]->count = profile_count::zero();
+        /* gimple_duplicate_bb copies every statement but labels, in order. */
+        gimple_stmt_iterator a = gsi_start_bb(bbs[i]), b = gsi_start_bb(copies[i]);
+        for (; !gsi_end_p(a); gsi_next(&a)) {
+            if (gimple_code(gsi_stmt(a)) == GIMPLE_LABEL)
+                continue;
+            while (!gsi_end_p(b) && gimple_code(gsi_stmt(b)) == GIMPLE_LABEL)
+                gsi_next(&b);
+            gcc_assert(!gsi_end_p(b) && gimple_code(gsi_stmt(a)) == gimple_code(gsi_stmt(b)));
+            copy_of.put(gsi_stmt(a), gsi_stmt(b));
+            gsi_next(&b);
+        }
+    }
+    basic_block b0_copy = get_bb_copy(b0);
+    free_original_copy_tables();
+
+    /* The dispatch block, on the entry edge. */
+    basic_block d = split_edge(entry_e);
+    gimple_stmt_iterator gsi = gsi_last_bb(d);
+    tree f = make_ssa_name(unsigned_char_type_node);
+    gsi_insert_after(&gsi, gimple_build_assign(f, st->flag), GSI_NEW_STMT);
+    gsi_insert_after(&gsi,
+                     gimple_build_cond(NE_EXPR, f, build_zero_cst(unsigned_char_type_node),
+                                       NULL_TREE, NULL_TREE),
+                     GSI_NEW_STMT);
+    edge orig_e = single_succ_edge(d);
+    orig_e->flags = EDGE_FALSE_VALUE;
+    orig_e->probability = profile_probability::very_likely();
+    edge copy_e = make_edge(d, b0_copy, EDGE_TRUE_VALUE);
+    copy_e->probability = profile_probability::very_unlikely();
+    for (gphi_iterator p = gsi_start_phis(b0), q = gsi_start_phis(b0_copy); !gsi_end_p(p);
+         gsi_next(&p), gsi_next(&q))
+        add_phi_arg(q.phi(), PHI_ARG_DEF_FROM_EDGE(p.phi(), orig_e), copy_e,
+                    gimple_phi_arg_location_from_edge(p.phi(), orig_e));
+
+    auto_vec<gimple *> chosen;
+    for (gimple *g : sites->stmts)
+        if (st->chosen.contains(g))
+            chosen.safe_push(*copy_of.get(g));
+    sites->stmts.truncate(0);
+    for (gimple *g : chosen)
+        sites->stmts.safe_push(g);
+    for (auto &m : sites->marks) {
+        gcall *orig = m.first;
+        m.first = as_a<gcall *>(*copy_of.get(orig));
+        remove_stmt(orig);
+    }
+}
 
 opt_pass *fz_cmp_pass_new(gcc::context *ctx, fz_cmp_state *st)
 {
