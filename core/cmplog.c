@@ -9,6 +9,14 @@
 #include <sys/ipc.h>
 #include <sys/shm.h>
 
+#include "fz-protocol.h"
+
+/* Both are fz's own option bits of the same handshake word. */
+_Static_assert((FZ_FS_NEW_OPT_FZ_CMPLOG &
+                (FZ_FS_NEW_OPT_FZ_DIRECT | FZ_FS_NEW_OPT_MAPSIZE | FZ_FS_NEW_OPT_SHDMEM_FUZZ |
+                 FZ_FS_NEW_OPT_AUTODICT)) == 0,
+               "the comparison-log option bit collides with another option bit");
+
 int fz_cmplog_create(fz_cmplog_shm_t *c, char *err, size_t errlen)
 {
     c->id = -1;
