@@ -19,6 +19,40 @@
 
 #define SEEN_CAP 65536u /* keys per entry; past half full nothing more is recorded */
 
+static void keys_init(fz_i2s_keys_t *s, uint32_t cap)
+{
+    s->cap = cap;
+    s->n = 0;
+    s->k = calloc(cap, sizeof *s->k);
+    if (!s->k)
+        fz_die("out of memory");
+}
+
+static void keys_clear(fz_i2s_keys_t *s)
+{
+    memset(s->k, 0, (size_t)s->cap * sizeof *s->k);
+    s->n = 0;
+}
+
+/* 1 if key is in s; else adds it (while s is less than half full) and
+ * returns 0. */
+static int keys_test_add(fz_i2s_keys_t *s, uint64_t key, int add)
+{
+    key = key ? key : 1;
+    uint32_t mask = s->cap - 1;
+    for (uint32_t i = (uint32_t)key & mask;; i = (i + 1) & mask) {
+        if (s->k[i] == key)
+            return 1;
+        if (!s->k[i]) {
+            if (add && s->n < s->cap / 2) {
+                s->k[i] = key;
+                s->n++;
+            }
+            return 0;
+        }
+    }
+}
+
 /* No compare hooks in the target: the state's words and what to do. */
 #define NO_HOOKS "the target has no compare hooks"
 #define NO_HOOKS_FIX                                                                              \
@@ -85,10 +119,8 @@ static void alloc_work(fz_i2s_t *I)
     for (size_t i = 0; i < sizeof I->bufs / sizeof I->bufs[0]; i++)
         if (!(I->bufs[i] = malloc(FZ_MAX_INPUT)))
             fz_die("out of memory");
-    I->seen_cap = SEEN_CAP;
-    I->seen = calloc(I->seen_cap, sizeof *I->seen);
-    if (!I->seen)
-        fz_die("out of memory");
+    keys_init(&I->seen, SEEN_CAP);
+    keys_init(&I->failed, FZ_I2S_FAILED_CAP);
 }
 
 void fz_i2s_started(fz_state_t *st)
@@ -111,7 +143,8 @@ void fz_i2s_free(fz_i2s_t *I)
         fz_cmp_list_free(&I->lists[i]);
     for (size_t i = 0; i < sizeof I->bufs / sizeof I->bufs[0]; i++)
         free(I->bufs[i]);
-    free(I->seen);
+    free(I->seen.k);
+    free(I->failed.k);
     fz_cmplog_destroy(&I->shm);
     fz_dict_free(&I->dict);
 }
@@ -119,19 +152,23 @@ void fz_i2s_free(fz_i2s_t *I)
 /* Returns 1 if key was seen on this entry, and records it. */
 static int seen(fz_i2s_t *I, uint64_t key)
 {
-    key = key ? key : 1;
-    uint32_t mask = I->seen_cap - 1;
-    for (uint32_t i = (uint32_t)key & mask;; i = (i + 1) & mask) {
-        if (I->seen[i] == key)
-            return 1;
-        if (!I->seen[i]) {
-            if (I->seen_n < I->seen_cap / 2) {
-                I->seen[i] = key;
-                I->seen_n++;
-            }
-            return 0;
-        }
-    }
+    return keys_test_add(&I->seen, key, 1);
+}
+
+/* A comparison at its site, for the failed set.  Another entry that makes
+ * the same site compare the same operands would get the same edits: if
+ * they found nothing once, they are skipped (the queue's entries share
+ * most of their comparisons, so this is most of the stage's cost). */
+static uint64_t failed_key(const fz_cmp_rec_t *r)
+{
+    return fz_cmp_key(r) ^ ((uint64_t)r->slot + 1) * 0x9e3779b97f4a7c15ull;
+}
+
+static void mark_failed(fz_i2s_t *I, const fz_cmp_rec_t *r)
+{
+    if (I->failed.n >= I->failed.cap / 2)
+        keys_clear(&I->failed); /* full: forget, and learn again */
+    keys_test_add(&I->failed, failed_key(r), 1);
 }
 
 static uint64_t hash_input(const uint8_t *b, size_t n)
@@ -284,22 +321,30 @@ static void solve(fz_state_t *st, uint32_t src, const level_t *lv)
         fz_cmp_rec_t r = lv->log->r[order[k]];
         if (seen(I, fz_cmp_key(&r)))
             continue; /* this pair was tried on this entry: a loop, or a parent's */
+        if (keys_test_add(&I->failed, failed_key(&r), 0)) {
+            I->skipped++;
+            continue;
+        }
         const fz_cmp_rec_t *c = lv->colour ? fz_cmp_list_find(lv->colour, r.slot, r.idx) : NULL;
         size_t ne = fz_i2s_edits(&r, lv->in, lv->len, c, lv->cin, edits, FZ_I2S_EDITS);
-        for (size_t j = 0; j < ne && !out_of_budget(st); j++) {
+        int found = 0;
+        size_t j = 0;
+        for (; j < ne && !found && !out_of_budget(st); j++) {
             size_t ol = fz_i2s_apply(lv->in, lv->len, &edits[j], out, room(st, lv->len));
             if (seen(I, hash_input(out, ol)))
                 continue;
             if (try_input(st, src, out, ol, "i2s", clog)) {
+                found = 1;
                 if (d + 1 < FZ_I2S_DEPTH) {
                     level_t next = {out, ol, clog, NULL, NULL, d + 1};
                     solve(st, src, &next);
                 }
-                break;
+            } else {
+                found = repair(st, src, lv, out, ol);
             }
-            if (repair(st, src, lv, out, ol))
-                break;
         }
+        if (!found && j == ne)
+            mark_failed(I, &r); /* every edit tried, none found anything */
     }
     free(order);
 }
@@ -321,8 +366,7 @@ void fz_i2s_stage(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     if (!I->on || e->was_fuzzed || fz_fuzz_should_stop(st))
         return;
     I->stop_execs = I->execs + FZ_I2S_MAX_EXECS;
-    memset(I->seen, 0, (size_t)I->seen_cap * sizeof *I->seen);
-    I->seen_n = 0;
+    keys_clear(&I->seen);
     seen(I, hash_input(e->data, e->len));
     fz_cmp_list_t *log = &I->lists[0], *clog = &I->lists[1];
     try_input(st, e->id, e->data, e->len, "i2s", log);

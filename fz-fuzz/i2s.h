@@ -59,6 +59,16 @@
  * tokens uniformly; a few hundred keeps each one likely to be tried. */
 #define FZ_I2S_DICT_MAX 512
 
+/* Comparisons (site and operands) remembered across entries as tried
+ * without a find; past half of this the set is emptied and starts again. */
+#define FZ_I2S_FAILED_CAP (1u << 18)
+
+/* A set of 64-bit keys (open addressing; 0 marks a free slot). */
+typedef struct {
+    uint64_t *k;
+    uint32_t cap, n; /* cap: a power of two */
+} fz_i2s_keys_t;
+
 /* Lists: the entry's log, the coloured log, and per depth the candidate's
  * log and the repair's current and trial logs. */
 #define FZ_I2S_LISTS (2 + 3 * FZ_I2S_DEPTH)
@@ -73,8 +83,9 @@ typedef struct fz_i2s {
     uint64_t stop_execs;  /* this entry's budget ends at this execs value */
     fz_cmp_list_t lists[FZ_I2S_LISTS];
     uint8_t *bufs[3 * FZ_I2S_DEPTH + 1]; /* candidates, repairs, the coloured input */
-    uint64_t *seen;       /* keys tried on this entry: pairs and candidate hashes */
-    uint32_t seen_cap, seen_n;
+    fz_i2s_keys_t seen;   /* tried on this entry: pairs and candidate hashes */
+    fz_i2s_keys_t failed; /* site + pair tried on some entry without a find */
+    uint64_t skipped;     /* comparisons skipped for that */
 } fz_i2s_t;
 
 struct fz_state;
