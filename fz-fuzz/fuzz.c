@@ -123,6 +123,13 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
         fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
     if (mr != FZ_MIN_OK || out_len >= e->len)
         return;
+    if (fz_fuzz_should_stop(st)) {
+        /* -V or a signal: keep the smaller input, skip the run that would
+         * measure its work (one more run time past the limit). */
+        fz_queue_shrink(&st->queue, e, st->min_buf, (uint32_t)out_len, e->work);
+        fz_outdir_save(&st->out, "queue", e->fname, e->data, e->len);
+        return;
+    }
     /* Its work (the cost proxy) from one run of the trimmed input. */
     r = fz_exec_run(x, st->min_buf, out_len, 0, &rec);
     st->stats.min_execs++;
