@@ -16,9 +16,11 @@
 #
 # Environment: BENCH_SECONDS (per run, default 300), BENCH_TRIALS (default
 # 3; trial N uses -s N for both fuzzers), BENCH_FZ (the fz-fuzz binary,
-# default bin/fz-fuzz: point it at an older build to compare), BENCH_AFL=0
-# to skip afl-fuzz.  The machine should be otherwise idle: both fuzzers bind
-# to a free CPU and runs are sequential.
+# default bin/fz-fuzz: point it at an older build to compare), BENCH_FZ_ARGS
+# (more fz-fuzz options, e.g. -d to measure the deterministic stages), BENCH_AFL=0
+# to skip afl-fuzz, BENCH_AFFINITY=0 so that neither fuzzer binds to a CPU
+# (needed where other processes hold every CPU).  The machine should be
+# otherwise idle; runs are sequential.
 #
 # The two fuzzers' own edge counts are not comparable (different
 # instrumentation), so coverage is measured one way for both: every queue
@@ -33,6 +35,10 @@ cd "$(dirname "$0")/.." || exit 1
 root=$PWD
 secs=${BENCH_SECONDS:-300}
 trials=${BENCH_TRIALS:-3}
+# Both fuzzers bind to a free CPU unless BENCH_AFFINITY=0; on a shared
+# machine (no free CPU) afl-fuzz refuses to start, so say 0 there.
+affenv=()
+[ "${BENCH_AFFINITY:-1}" = 0 ] && affenv=(FZ_NO_AFFINITY=1 AFL_NO_AFFINITY=1)
 fzbin=$(realpath "${BENCH_FZ:-bin/fz-fuzz}")
 targets=("${@:-zlib}")
 [ $# -eq 0 ] && targets=(zlib expat)
@@ -115,10 +121,10 @@ EOF
 run() {
     rm -rf "$w/run"
     if [ "$1" = fz ]; then
-        (cd "$w" && "$fzbin" -q -s "$3" -V "$secs" -i "seeds-$2" -o run -- "./fz-$2" @@ \
+        (cd "$w" && env "${affenv[@]}" "$fzbin" -q ${BENCH_FZ_ARGS:-} -s "$3" -V "$secs" -i "seeds-$2" -o run -- "./fz-$2" @@ \
             >fz.log 2>&1)
     else
-        (cd "$w" && AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
+        (cd "$w" && env "${affenv[@]}" AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
             afl-fuzz -i "seeds-$2" -o run -s "$3" -V "$secs" -- "./afl-$2" @@ >afl.log 2>&1)
     fi
     [ -e "$w/run/default/fuzzer_stats" ] || { echo "$1 did not run; its log ends:"; tail -n 5 "$w/$1.log"; } >&2

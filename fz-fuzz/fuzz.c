@@ -83,6 +83,8 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     }
     st->stats.corpus_found++;
     st->stats.last_find_ms = fz_now_ms();
+    if (kind == FZ_COV_NEW_EDGE)
+        st->stats.last_edge_ms = st->stats.last_find_ms;
 }
 
 /* An entry's first turn starts by shrinking it while it keeps every bucket
@@ -121,6 +123,13 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
         fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
     if (mr != FZ_MIN_OK || out_len >= e->len)
         return;
+    if (fz_fuzz_should_stop(st)) {
+        /* -V or a signal: keep the smaller input, skip the run that would
+         * measure its work (one more run time past the limit). */
+        fz_queue_shrink(&st->queue, e, st->min_buf, (uint32_t)out_len, e->work);
+        fz_outdir_save(&st->out, "queue", e->fname, e->data, e->len);
+        return;
+    }
     /* Its work (the cost proxy) from one run of the trimmed input. */
     r = fz_exec_run(x, st->min_buf, out_len, 0, &rec);
     st->stats.min_execs++;

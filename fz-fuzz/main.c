@@ -23,6 +23,7 @@
 #include "fz-fuzz/resume.h"
 #include "fz-fuzz/sync.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-fuzz";
 
@@ -286,6 +287,7 @@ int main(int argc, char **argv)
 {
     static fz_state_t st; /* large; static only to keep it off the stack */
     char err[512];
+    fz_version_check(argc, argv, "fz-fuzz");
     switch (fz_options_parse(&st.cfg, argc, argv, err, sizeof(err))) {
     case FZ_OPTIONS_HELP:
         fz_options_usage(stdout, "fz-fuzz");

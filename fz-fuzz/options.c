@@ -18,13 +18,14 @@
 
 /* How a row stores its value. */
 enum opt_kind {
-    OPT_STR,  /* const char * */
-    OPT_U32,  /* uint32_t, decimal */
-    OPT_U64,  /* uint64_t, decimal */
-    OPT_FLAG, /* int set to 1, no argument */
-    OPT_LIST, /* -x: appended to dict_files */
-    OPT_NAME, /* -M/-S: instance name plus is_main */
-    OPT_HELP, /* -h */
+    OPT_STR,     /* const char * */
+    OPT_U32,     /* uint32_t, decimal */
+    OPT_U64,     /* uint64_t, decimal */
+    OPT_FLAG,    /* int set to 1, no argument */
+    OPT_LIST,    /* -x: appended to dict_files */
+    OPT_NAME,    /* -M/-S: instance name plus is_main */
+    OPT_HELP,    /* -h */
+    OPT_VERSION, /* --version: answered by main before parsing (fz-version.h); listed for -h */
 };
 
 struct opt {
@@ -66,6 +67,7 @@ static const struct opt opt_table[] = {
      "stop at the first crash saved (exit 3), e.g. with -V as a CI gate"},
     {"--replay", "DIR", OPT_STR, AT(replay_dir),
      "run every file in DIR once; exit 3 if one crashes, 4 if one hangs"},
+    {"--version", NULL, OPT_VERSION, 0, "print fz-fuzz's version and exit"},
     {"-h", NULL, OPT_HELP, 0, "this help"},
 };
 
@@ -156,6 +158,8 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         return FZ_OPTIONS_OK;
     case OPT_HELP:
         return FZ_OPTIONS_HELP;
+    case OPT_VERSION:
+        return FZ_OPTIONS_OK;
     }
     return bad(err, errlen, "internal error: option %s", o->flag);
 }
