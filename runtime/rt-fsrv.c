@@ -333,6 +333,8 @@ static void ctl_child_start(void)
 static void ctl_wait_child(pid_t child)
 {
     int pfd = (int)syscall(SYS_pidfd_open, child, 0);
+    if (pfd < 0)
+        return; /* out of descriptors: the caller's waitpid() blocks instead */
     struct pollfd p[2] = {{pfd, POLLIN, 0}, {CTL_FD, 0, 0}};
     for (;;) {
         int r = poll(p, 2, -1);
