@@ -677,9 +677,34 @@ static int deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
     return 0;
 }
 
-static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out)
+/* The crash site the runtime left on the diagnostics page for the child
+ * pid (include/fz-protocol.h, "Crash sites"), consumed so that a later
+ * crash without one is never given a stale site. */
+static void read_site(fz_fsrv_t *fs, pid_t pid)
+{
+    fz_diag_t *d = fs->shm.diag;
+    memset(&fs->last_site, 0, sizeof fs->last_site);
+    if (!d || pid <= 0)
+        return;
+    uint32_t who = __atomic_load_n(&d->site_pid, __ATOMIC_ACQUIRE);
+    if (!who)
+        return;
+    if (who == (uint32_t)pid && d->site) {
+        fs->last_site.hash = d->site;
+        fs->last_site.from = d->site_from;
+        fs->last_site.nframes = d->site_nframes < FZ_SITE_FRAMES ? d->site_nframes : FZ_SITE_FRAMES;
+        memcpy(fs->last_site.off, d->site_off, sizeof fs->last_site.off);
+        memcpy(fs->last_site.module, d->site_module, sizeof fs->last_site.module);
+        fs->last_site.module[sizeof fs->last_site.module - 1] = 0;
+    }
+    d->site_pid = 0;
+}
+
+/* pid: the child the status belongs to (for its crash site). */
+static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out, pid_t pid)
 {
     fs->last_status = status;
+    fs->last_site.hash = 0;
     fs->last_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     fs->last_exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (timed_out) {
@@ -687,6 +712,7 @@ static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out)
         return FZ_RUN_HANG;
     }
     if (fs->last_signal) {
+        read_site(fs, pid);
         fs->total_crashes++;
         return FZ_RUN_CRASH;
     }
@@ -746,7 +772,7 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
             nap *= 2;
     }
     fs->last_exec_us = now_us() - t0;
-    return judge(fs, status, timed_out);
+    return judge(fs, status, timed_out, pid);
 }
 
 /* Reads the rest of a FZ_FS_DIRECT_DIED message: pid and wait status. */
@@ -781,7 +807,7 @@ static fz_run_result_t direct_kill(fz_fsrv_t *fs)
         }
     }
     fs->child_pid = -1;
-    return judge(fs, (int)status, 1);
+    return judge(fs, (int)status, 1, (pid_t)pid);
 }
 
 /* One run in direct mode (include/fz-protocol.h): send the next sequence
@@ -819,7 +845,7 @@ static fz_run_result_t run_direct(fz_fsrv_t *fs, uint64_t t0)
         } else if (tag == FZ_FS_DIRECT_OK) {
             if ((w & FZ_FS_DIRECT_SEQ) == seq) {
                 fs->last_exec_us = now_us() - t0;
-                return judge(fs, 0, 0);
+                return judge(fs, 0, 0, -1);
             }
         } else if (tag == FZ_FS_DIRECT_DIED) {
             if (read_died(fs, &pid, &status))
@@ -828,7 +854,7 @@ static fz_run_result_t run_direct(fz_fsrv_t *fs, uint64_t t0)
                 fs->child_pid = -1;
             if ((w & FZ_FS_DIRECT_SEQ) == seq) {
                 fs->last_exec_us = now_us() - t0;
-                return judge(fs, (int)status, 0);
+                return judge(fs, (int)status, 0, (pid_t)pid);
             }
         } else {
             return run_error(fs, "reading a garbled status word");
@@ -882,8 +908,8 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
     if (!fs->child_stopped)
         fs->child_pid = -1;
     if (fs->child_stopped && !timed_out)
-        return judge(fs, 0, 0); /* a persistent iteration that finished */
-    return judge(fs, (int)status, timed_out);
+        return judge(fs, 0, 0, -1); /* a persistent iteration that finished */
+    return judge(fs, (int)status, timed_out, (pid_t)pid);
 }
 
 void fz_fsrv_stop(fz_fsrv_t *fs)

@@ -51,6 +51,17 @@ typedef struct {
                                AFL_NO_AFFINITY=1; fz_fsrv_cfg_init reads them) */
 } fz_fsrv_cfg_t;
 
+/* Where a crashing run died (include/fz-protocol.h, "Crash sites"), as the
+ * runtime's handler or the sanitizer's report gave it. */
+typedef struct {
+    uint64_t hash;                /* the site; 0 = unknown (no fz runtime, the
+                                     program's own handler, a fault in ours) */
+    uint32_t from;                /* FZ_SITE_FROM_* */
+    uint32_t nframes;             /* frames in off */
+    uint64_t off[FZ_SITE_FRAMES]; /* module-relative addresses (UBSan: line, column) */
+    char module[32];              /* frame 0's module (UBSan: source file) */
+} fz_site_t;
+
 typedef struct {
     fz_fsrv_cfg_t cfg; /* copy of the configuration (argv is borrowed) */
     fz_shm_t shm;
@@ -68,6 +79,7 @@ typedef struct {
     int last_signal;       /* signal that killed it, 0 if none */
     int last_exit_code;    /* exit code if it exited, else -1 */
     uint64_t last_exec_us; /* wall time of the run, microseconds */
+    fz_site_t last_site;   /* a crash's site (hash 0 for other results) */
 
     /* Counters since start. */
     uint64_t total_execs;

@@ -326,6 +326,7 @@ static void fsrv_start(void)
     struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
     sigaction(SIGCHLD, &dfl, &old);
     __fz_rt_diag_fsrv_started();
+    __fz_rt_crash_install();
     if (fs.direct) {
         /* The child keeps 198/199; a program it execs must not. */
         fcntl(CTL_FD, F_SETFD, FD_CLOEXEC);
@@ -423,6 +424,7 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
         else
             raise(SIGSTOP);
         __fz_rt_map_clear();
+        __fz_rt_crash_new_run();
         return 1;
     }
     /* What runs after the loop (exit handlers) is not the input's either. */
