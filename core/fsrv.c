@@ -690,7 +690,8 @@ static void read_site(fz_fsrv_t *fs, pid_t pid)
         fs->last_site.nframes = d->site_nframes < FZ_SITE_FRAMES ? d->site_nframes : FZ_SITE_FRAMES;
         memcpy(fs->last_site.off, d->site_off, sizeof fs->last_site.off);
         memcpy(fs->last_site.module, d->site_module, sizeof fs->last_site.module);
-        fs->last_site.module[sizeof fs->last_site.module - 1] = 0;
+        for (int i = 0; i < FZ_SITE_FRAMES; i++)
+            fs->last_site.module[i][sizeof fs->last_site.module[i] - 1] = 0;
     }
     d->site_pid = 0;
 }

@@ -59,7 +59,7 @@ typedef struct {
     uint32_t from;                /* FZ_SITE_FROM_* */
     uint32_t nframes;             /* frames in off */
     uint64_t off[FZ_SITE_FRAMES]; /* module-relative addresses (UBSan: line, column) */
-    char module[32];              /* frame 0's module (UBSan: source file) */
+    char module[FZ_SITE_FRAMES][24]; /* each frame's module (UBSan: [0] the source file) */
 } fz_site_t;
 
 typedef struct {

@@ -1,11 +1,24 @@
 /*
- * triage.h - crashes and hangs.  Each has its own virgin map: a crash (or
- * hang) is unique, and saved, when its coverage reaches a bucket no earlier
- * crash (hang) reached, as AFL does.  In blind mode (-n, no coverage) the
- * first crash per signal and the first hang are saved.  Crashes are
- * minimized first, keeping the same signal.  A new hang is run once more
- * with FZ_HANG_CONFIRM_MS (or FZ_HANG_TMOUT) before it is saved: one that
- * then finishes was only slow; one that then crashes is a crash.
+ * triage.h - crashes and hangs.
+ *
+ * A crash's identity is its site (include/fz-protocol.h, "Crash sites":
+ * the faulting address and two return addresses, module-relative, from
+ * the fz runtime's handler or the sanitizer's report).  A crash at a new
+ * site is saved whatever its coverage; one at a known site never is.  It
+ * is minimized keeping that site, not merely "a crash", so a deep bug's
+ * input does not shrink into a shallow bug's.  One whose rerun crashes at
+ * another site (a flaky site) is saved once, unminimized, and both sites
+ * map to that file.  A crash with no site (a target without the fz
+ * runtime, or with its own handler) is unique when its coverage reaches a
+ * bucket no earlier crash reached, as in AFL, and is minimized keeping its
+ * signal.
+ *
+ * A hang is unique when it reaches an edge no earlier hang reached; hit
+ * counts do not count (the kill comes at an arbitrary point of a loop).
+ * A new hang is run once more with FZ_HANG_CONFIRM_MS (or FZ_HANG_TMOUT)
+ * before it is saved: one that then finishes was only slow; one that then
+ * crashes is a crash.  In blind mode (-n) the first crash per signal and
+ * the first hang are saved.
  */
 #ifndef FZ_FUZZ_TRIAGE_H
 #define FZ_FUZZ_TRIAGE_H
@@ -31,5 +44,9 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_e
                     const fz_origin_t *o);
 int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
                    const fz_origin_t *o);
+
+/* End of a run: one line per crash site this run found, with the command
+ * that reproduces it (the same list is in crashes/README.txt). */
+void fz_triage_summary(const fz_state_t *st);
 
 #endif

@@ -196,7 +196,8 @@ typedef struct {
     uint32_t site_nframes;          /* frames in site_off (<= FZ_SITE_FRAMES) */
     uint64_t site;                  /* the hash; never 0 */
     uint64_t site_off[FZ_SITE_FRAMES]; /* module-relative address of each frame */
-    char site_module[32];           /* file name (no directory) of frame 0's module */
+    char site_module[FZ_SITE_FRAMES][24]; /* file name (no directory) of each frame's
+                                             module ("exe": the program) */
 } fz_diag_t;
 
 #endif

@@ -55,7 +55,7 @@ typedef struct {
     uint64_t hash;
     uint32_t from, n;
     uint64_t off[FZ_SITE_FRAMES];
-    char module[32];
+    char module[FZ_SITE_FRAMES][24];
 } site_t;
 
 static struct {
@@ -94,19 +94,18 @@ static const char *base_name_n(const char *path, size_t n)
     return b;
 }
 
-static void set_module(site_t *s, const char *name, size_t n)
+static void set_module(site_t *s, uint32_t i, const char *name, size_t n)
 {
-    if (n >= sizeof s->module)
-        n = sizeof s->module - 1;
-    memcpy(s->module, name, n);
-    s->module[n] = 0;
+    if (n >= sizeof s->module[i])
+        n = sizeof s->module[i] - 1;
+    memcpy(s->module[i], name, n);
+    s->module[i][n] = 0;
 }
 
 /* Adds one frame (module name, offset) to s. */
 static void add_frame(site_t *s, const char *mod, size_t modlen, uint64_t off)
 {
-    if (s->n == 0)
-        set_module(s, mod, modlen);
+    set_module(s, s->n, mod, modlen);
     s->hash = mix(s->hash, mod, modlen);
     s->hash = mix(s->hash, &off, sizeof off);
     s->off[s->n++] = off;
