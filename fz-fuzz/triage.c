@@ -281,11 +281,15 @@ int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ex
      * moment, so an infinite loop's counter holds whatever it reached by
      * then, and counting buckets would save the same loop again and
      * again. */
-    if (rec->new_bits != FZ_COV_NEW_EDGE || !fz_exec_commit(&st->exec, rec, NULL))
+    if (rec->new_bits != FZ_COV_NEW_EDGE)
         return 0;
     fz_exec_rec_t again;
     switch (confirm_hang(st, buf, len, rec, &again)) {
     case FZ_RUN_HANG:
+        /* Marked seen only now: a run that was merely slow once must not
+         * hide a real hang with the same edges. */
+        if (again.new_bits != FZ_COV_NEW_EDGE || !fz_exec_commit(&st->exec, &again, NULL))
+            return 0;
         break;
     case FZ_RUN_CRASH: /* slow on the way to a crash */
         return fz_triage_crash(st, buf, len, &again, o);
