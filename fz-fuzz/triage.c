@@ -218,6 +218,23 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_e
     int flaky;
     const uint8_t *save = minimize_crash(st, buf, len, rec, &w, &out_len, &flaky);
 
+    fz_site_rec_t *known = flaky == 2 ? fz_sites_find(&st->sites, w.other.hash) : NULL;
+    if (known) {
+        /* Rerun, it crashed at a site already saved: the same bug, whose
+         * site moves.  Not saved again; this site maps to that file. */
+        uint32_t to = known->alias_of ? known->alias_of : (uint32_t)(known - st->sites.v) + 1;
+        const char *file = known->file;
+        fz_site_rec_t *alias = fz_sites_add(&st->sites, &where, sig, file, 1);
+        alias->flaky = 1;
+        alias->alias_of = to;
+        st->sites.v[to - 1].flaky = 1;
+        st->sites.flaky++;
+        fz_warn("a crash moved to another site when rerun (flaky site): the same crash as "
+                "crashes/%s, not saved again", st->sites.v[to - 1].file);
+        write_readme(st);
+        return 0;
+    }
+
     char name[256];
     fz_fuzz_name(st, name, sizeof(name), st->next_crash_id, sig, o, 0);
     if (flaky == 1) {

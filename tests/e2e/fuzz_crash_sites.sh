@@ -52,3 +52,17 @@ while read -r cmd; do
 done < <(grep '^    \./target ' log)
 [ "$n" = "$sites" ] || fail "$n reproducing commands for $sites sites"
 ok "$sites crash sites, $(ls "$C" | grep -c '^id:') files; one for four paths; A and B both kept"
+
+# A crash whose site moves between runs (testcases/crash_flaky_site.c) is
+# saved once, counted in flaky_crash_sites, and said.
+fzcc -O1 -o flaky "$FZ_ROOT/testcases/crash_flaky_site.c" || fail "cannot build crash_flaky_site.c"
+mkdir fseeds && printf 'E' >fseeds/e
+rc=0
+fz-fuzz -q -s 1 -E 3000 -i fseeds -o fout -- ./flaky @@ >flog 2>&1 || rc=$?
+[ $rc = 3 ] || { cat flog; fail "flaky: fz-fuzz exited $rc, not 3"; }
+n_f=$(ls fout/default/crashes | grep -c '^id:')
+[ "$n_f" = 1 ] || { ls fout/default/crashes; fail "a crash with a moving site was saved $n_f times"; }
+fl=$(sed -n 's/^flaky_crash_sites *: //p' fout/default/fuzzer_stats)
+[ "${fl:-0}" -ge 1 ] || fail "flaky_crash_sites is '$fl' after a crash that moves between sites"
+grep -q 'flaky site' flog || { cat flog; fail "the flaky site was not said"; }
+ok "a crash that moves between two sites: one file, flaky_crash_sites $fl"
