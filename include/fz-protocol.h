@@ -168,9 +168,10 @@
 /* Crash sites (fz's own, on the same page).  When a run dies of a crash
  * signal the runtime's handler (runtime/rt-crash.c), or the sanitizer's
  * report hook, describes where: a hash of the faulting address and the
- * next return addresses, each made module-relative (offset from the start
- * of the shared object or executable it lies in, plus that object's name),
- * so the same bug has the same site in every child and after every
+ * next return addresses, each made module-relative (the address in the file
+ * of the shared object or executable it lies in, i.e. minus its load bias,
+ * one byte back for return addresses so addr2line names the call; plus
+ * that object's file name), so the same bug has the same site in every child and after every
  * forkserver restart, whatever ASLR did.  Frames in code that was not
  * instrumented (libc's abort/raise, the sanitizer runtime as a separate
  * library) are skipped, so abort() at one place in the program is one

@@ -123,21 +123,26 @@ void __fz_rt_crash_note_module(const void *addr)
  * page offsets only). */
 extern int _dl_find_object(void *, struct dl_find_object *) __attribute__((weak));
 
-static int find_object(const void *pc, uintptr_t *start, const char **name)
+/* start: where the object was mapped (tells objects apart); bias: its
+ * load bias, so pc - bias is the address in the ELF file that addr2line
+ * takes (equal to start for a PIE or library, 0 for a fixed-address
+ * executable). */
+static int find_object(const void *pc, uintptr_t *start, uintptr_t *bias, const char **name)
 {
     struct dl_find_object o;
     if (!_dl_find_object || _dl_find_object((void *)pc, &o) != 0)
         return -1;
     *start = (uintptr_t)o.dlfo_map_start;
+    *bias = o.dlfo_link_map ? (uintptr_t)o.dlfo_link_map->l_addr : *start;
     *name = o.dlfo_link_map && o.dlfo_link_map->l_name && o.dlfo_link_map->l_name[0]
                 ? base_name(o.dlfo_link_map->l_name)
                 : "exe";
     return 0;
 }
 #else
-static int find_object(const void *pc, uintptr_t *start, const char **name)
+static int find_object(const void *pc, uintptr_t *start, uintptr_t *bias, const char **name)
 {
-    (void)pc, (void)start, (void)name;
+    (void)pc, (void)start, (void)bias, (void)name;
     return -1;
 }
 #endif
@@ -146,9 +151,9 @@ static int find_object(const void *pc, uintptr_t *start, const char **name)
 static int instrumented(uintptr_t start)
 {
     for (unsigned i = 0; i < cr.nmods; i++) {
-        uintptr_t s;
+        uintptr_t s, b;
         const char *n;
-        if (find_object(cr.mods[i], &s, &n) == 0 && s == start)
+        if (find_object(cr.mods[i], &s, &b, &n) == 0 && s == start)
             return 1;
     }
     return 0;
@@ -192,15 +197,19 @@ static void unwind(site_t *s, const void *ucv)
         n = 1, first = 0;
     }
     for (int i = first; i < n && s->n < FZ_SITE_FRAMES; i++) {
-        uintptr_t start;
+        uintptr_t start, bias;
         const char *mod;
-        if (find_object(pcs[i], &start, &mod) != 0) {
+        if (find_object(pcs[i], &start, &bias, &mod) != 0) {
             add_frame(s, "?", 1, (uintptr_t)pcs[i] & 0xfff);
             continue;
         }
         if (cr.nmods && !instrumented(start))
             continue;
-        add_frame(s, mod, strlen(mod), (uintptr_t)pcs[i] - start);
+        /* Above the faulting frame each address is a return address: one
+         * byte back is inside the call, which is the line addr2line should
+         * name (after a call to a noreturn function like abort() the
+         * return address is already the next function). */
+        add_frame(s, mod, strlen(mod), (uintptr_t)pcs[i] - bias - (i != first));
     }
 }
 
