@@ -7,6 +7,7 @@
 #  - four paths into one abort ("C1".."C4"): one crash file;
 #  - a fault inside the runtime's own handler ("S", x86-64): the run ends,
 #    with the first fault's signal (SIGILL), and is still saved;
+#  - fz-tmin keeps the site as fz-fuzz does;
 #  - the end-of-run lines name each new site with a command that
 #    reproduces it; crashes/README.txt lists them; fuzzer_stats counts them.
 # matrix: cc
@@ -52,6 +53,12 @@ while read -r cmd; do
 done < <(grep '^    \./target ' log)
 [ "$n" = "$sites" ] || fail "$n reproducing commands for $sites sites"
 ok "$sites crash sites, $(ls "$C" | grep -c '^id:') files; one for four paths; A and B both kept"
+
+# fz-tmin keeps the site too: B's input stays B, though "B" alone aborts (A).
+printf 'B!okxxxxxxxx' >b.in
+fz-tmin -q -i b.in -o b.min -- ./target @@ || fail "fz-tmin failed on B's input"
+[ "$(cat b.min)" = 'B!ok' ] || fail "fz-tmin turned B's input into '$(cat b.min)', not 'B!ok'"
+ok "fz-tmin keeps B's site: B!okxxxxxxxx -> B!ok"
 
 # A crash whose site moves between runs (testcases/crash_flaky_site.c) is
 # saved once, counted in flaky_crash_sites, and said.
