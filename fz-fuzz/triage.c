@@ -77,9 +77,9 @@ static void write_readme(fz_state_t *st)
             "A crash that did not happen again when fz-fuzz reran it (flaky: timing,\n"
             "state kept between runs, uninitialized memory) is saved as found, not\n"
             "minimized; fuzzer_stats counts them in flaky_crashes.  One that crashed\n"
-            "again but at another site is saved once, unminimized, under its first\n"
-            "site, and counted in flaky_crash_sites.  It may take several runs by\n"
-            "hand to reproduce.\n",
+            "again but at another site is saved once, under its first site, and\n"
+            "counted in flaky_crash_sites.  It may take several runs by hand to\n"
+            "reproduce.\n",
             st->command_line ? st->command_line : raw, by_hand, st->out.dir, raw);
     if (st->sites.n)
         fprintf(f, "\nCrash sites (%u):\n", fz_sites_count(&st->sites));
@@ -162,6 +162,32 @@ static int same_site(void *ctx, const fz_exec_rec_t *rec)
     return 0;
 }
 
+/* A site that moves shows it only now and then, so before a new site is
+ * saved its input runs a few more times; the minimizer's own runs cannot
+ * tell (their other sites belong to other inputs, maybe other bugs).
+ * Returns 1, with *flaky = 2 and w->other set, if a run crashed elsewhere. */
+static int recheck_site(fz_state_t *st, const fz_exec_rec_t *rec, site_watch_t *w, size_t len,
+                        int *flaky)
+{
+    if (!rec->site)
+        return 0;
+    for (int i = 0; i < FZ_SITE_RECHECKS; i++) {
+        fz_exec_rec_t again;
+        fz_run_result_t r = fz_exec_run(&st->exec, st->min_buf, len, 0, &again);
+        st->stats.min_execs++;
+        if (r == FZ_RUN_ERROR)
+            fz_die("the target stopped answering while rechecking a crash: %s",
+                   fz_exec_errmsg(&st->exec));
+        if (r == FZ_RUN_CRASH && again.site && again.site != rec->site) {
+            w->other = st->exec.fs.last_site;
+            w->other_sig = again.signal;
+            *flaky = 2;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Minimizes a new crash; returns the input to save (buf itself when it did
  * not reproduce) and sets *flaky: 1 no crash on the rerun, 2 a crash at
  * another site. */
@@ -187,8 +213,10 @@ static const uint8_t *minimize_crash(fz_state_t *st, const uint8_t *buf, uint32_
     if (r == FZ_MIN_ERROR)
         fz_die("the target stopped answering while minimizing a crash: %s",
                fz_exec_errmsg(&st->exec));
-    if (r == FZ_MIN_OK)
+    if (r == FZ_MIN_OK) {
+        recheck_site(st, rec, w, *out_len, flaky);
         return st->min_buf;
+    }
     /* As afl-fuzz does, save the exact bytes that crashed, unminimized:
      * it may take several runs by hand to reproduce. */
     *out_len = len;

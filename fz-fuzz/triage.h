@@ -6,9 +6,10 @@
  * the fz runtime's handler or the sanitizer's report).  A crash at a new
  * site is saved whatever its coverage; one at a known site never is.  It
  * is minimized keeping that site, not merely "a crash", so a deep bug's
- * input does not shrink into a shallow bug's.  One whose rerun crashes at
- * another site (a flaky site) is saved once, unminimized, and both sites
- * map to that file.  A crash with no site (a target without the fz
+ * input does not shrink into a shallow bug's.  Its input then runs
+ * FZ_SITE_RECHECKS more times: one that crashes at another site (a flaky
+ * site) is saved once, and both sites map to that file; if the other site
+ * was saved already, it is not saved at all.  A crash with no site (a target without the fz
  * runtime, or with its own handler) is unique when its coverage reaches a
  * bucket no earlier crash reached, as in AFL, and is minimized keeping its
  * signal.
@@ -31,6 +32,12 @@
 /* Most runs spent minimizing one crash; crashes are rare, so this can be
  * generous next to a new queue entry's budget. */
 #define FZ_CRASH_MIN_EXECS 2000
+
+/* Extra runs of a crash at a new site, to see whether its site moves
+ * (flaky site) before it is saved: a site that moves half the time shows
+ * it within 8 runs but for 1 time in 256.  New sites are rare, so this
+ * costs nothing measurable. */
+#define FZ_SITE_RECHECKS 8
 
 /* The timeout of the confirming run (AFL++'s default hang timeout), unless
  * the per-run timeout is already longer. */

@@ -1,14 +1,13 @@
 /*
  * crash_flaky_site.c - a crash whose site moves from run to run, for
  * tests/e2e/fuzz_crash_sites.sh: an input starting "F" aborts in one of
- * two functions, chosen by the parity of the process id (a stand-in for
- * uninitialized memory or timing).  Consecutive runs usually get
- * consecutive pids, so a rerun usually crashes at the other site.  One bug:
- * the fuzzer must save it once, and say it is flaky.
+ * two functions, chosen by the parity of the clock's microseconds (a
+ * stand-in for uninitialized memory or timing), so each run picks one at
+ * random.  One bug: the fuzzer must save it once, and say it is flaky.
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
+#include <time.h>
 
 __attribute__((noinline)) static void here(void)
 {
@@ -25,7 +24,9 @@ int main(int argc, char **argv)
     FILE *f = argc > 1 ? fopen(argv[1], "rb") : stdin;
     int c = f ? fgetc(f) : EOF;
     if (c == 'F') {
-        if (getpid() & 1)
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        if ((ts.tv_nsec / 1000) & 1)
             here();
         else
             there();
