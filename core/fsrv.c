@@ -746,9 +746,35 @@ static int deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
     return 0;
 }
 
-static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out)
+/* The crash site the runtime left on the diagnostics page for the child
+ * pid (include/fz-protocol.h, "Crash sites"), consumed so that a later
+ * crash without one is never given a stale site. */
+static void read_site(fz_fsrv_t *fs, pid_t pid)
+{
+    fz_diag_t *d = fs->shm.diag;
+    memset(&fs->last_site, 0, sizeof fs->last_site);
+    if (!d || pid <= 0)
+        return;
+    uint32_t who = __atomic_load_n(&d->site_pid, __ATOMIC_ACQUIRE);
+    if (!who)
+        return;
+    if (who == (uint32_t)pid && d->site) {
+        fs->last_site.hash = d->site;
+        fs->last_site.from = d->site_from;
+        fs->last_site.nframes = d->site_nframes < FZ_SITE_FRAMES ? d->site_nframes : FZ_SITE_FRAMES;
+        memcpy(fs->last_site.off, d->site_off, sizeof fs->last_site.off);
+        memcpy(fs->last_site.module, d->site_module, sizeof fs->last_site.module);
+        for (int i = 0; i < FZ_SITE_FRAMES; i++)
+            fs->last_site.module[i][sizeof fs->last_site.module[i] - 1] = 0;
+    }
+    d->site_pid = 0;
+}
+
+/* pid: the child the status belongs to (for its crash site). */
+static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out, pid_t pid)
 {
     fs->last_status = status;
+    fs->last_site.hash = 0;
     fs->last_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     fs->last_exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (timed_out) {
@@ -756,6 +782,7 @@ static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out)
         return FZ_RUN_HANG;
     }
     if (fs->last_signal) {
+        read_site(fs, pid);
         fs->total_crashes++;
         return FZ_RUN_CRASH;
     }
@@ -815,7 +842,7 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
             nap *= 2;
     }
     fs->last_exec_us = now_us() - t0;
-    return judge(fs, status, timed_out);
+    return judge(fs, status, timed_out, pid);
 }
 
 static uint32_t ld(volatile uint32_t *w)
@@ -876,7 +903,7 @@ static fz_run_result_t direct_result(fz_fsrv_t *fs, uint32_t w, int timed_out, u
     if (pid > 0 && pid != fs->child_pid)
         fs->total_forks++;
     fs->child_pid = (w & FZ_FS_DIRECT_TAG_MASK) == FZ_FS_DIRECT_DIED ? -1 : pid;
-    return judge(fs, status, timed_out);
+    return judge(fs, status, timed_out, pid);
 }
 
 /* Direct mode: the run's time is up.  Kills the child serving it and waits
@@ -975,8 +1002,8 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
     if (!fs->child_stopped)
         fs->child_pid = -1;
     if (fs->child_stopped && !timed_out)
-        return judge(fs, 0, 0); /* a persistent iteration that finished */
-    return judge(fs, (int)status, timed_out);
+        return judge(fs, 0, 0, -1); /* a persistent iteration that finished */
+    return judge(fs, (int)status, timed_out, (pid_t)pid);
 }
 
 void fz_fsrv_stop(fz_fsrv_t *fs)

@@ -55,6 +55,17 @@ typedef struct {
                                or 0; fz_fsrv_cfg_init reads it) */
 } fz_fsrv_cfg_t;
 
+/* Where a crashing run died (include/fz-protocol.h, "Crash sites"), as the
+ * runtime's handler or the sanitizer's report gave it. */
+typedef struct {
+    uint64_t hash;                /* the site; 0 = unknown (no fz runtime, the
+                                     program's own handler, a fault in ours) */
+    uint32_t from;                /* FZ_SITE_FROM_* */
+    uint32_t nframes;             /* frames in off */
+    uint64_t off[FZ_SITE_FRAMES]; /* module-relative addresses (UBSan: line, column) */
+    char module[FZ_SITE_FRAMES][24]; /* each frame's module (UBSan: [0] the source file) */
+} fz_site_t;
+
 typedef struct {
     fz_fsrv_cfg_t cfg; /* copy of the configuration (argv is borrowed) */
     fz_shm_t shm;
@@ -75,6 +86,7 @@ typedef struct {
     int last_exit_code;    /* exit code if it exited, else -1 */
     uint64_t last_exec_us; /* wall time of the run, microseconds */
     uint32_t run_timeout_ms; /* the timeout the last run had */
+    fz_site_t last_site;   /* a crash's site (hash 0 for other results) */
 
     /* Counters since start. */
     uint64_t total_execs;

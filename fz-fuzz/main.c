@@ -22,6 +22,7 @@
 #include "fz-fuzz/status.h"
 #include "fz-fuzz/resume.h"
 #include "fz-fuzz/sync.h"
+#include "fz-fuzz/triage.h"
 #include "fz-log.h"
 #include "fz-version.h"
 
@@ -273,9 +274,11 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
         printf("fz-fuzz: %llu crash(es) saved in %s/crashes (see README.txt there to "
                "reproduce)\n",
                (unsigned long long)(st->stats.saved_crashes - crashes_before), st->out.dir);
+    fz_triage_summary(st);
     free_exec(st);
     fz_sync_free(&st->sync);
     fz_queue_free(&st->queue);
+    fz_sites_free(&st->sites);
     fz_dict_free(&st->dict);
     fz_stats_free(&st->stats);
     fz_outdir_close(&st->out);

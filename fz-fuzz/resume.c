@@ -23,6 +23,7 @@ int fz_resume_parse_stats(const char *text, fz_stats_t *s)
         {"total_crashes", offsetof(fz_stats_t, prev_total_crashes)},
         {"total_hangs", offsetof(fz_stats_t, prev_total_hangs)},
         {"flaky_crashes", offsetof(fz_stats_t, prev_flaky_crashes)},
+        {"flaky_crash_sites", offsetof(fz_stats_t, prev_flaky_sites)},
     };
     int found = 0;
     for (const char *line = text; line && *line; line = strchr(line, '\n'), line += !!line) {
@@ -81,6 +82,9 @@ void fz_resume_known_crashes(fz_state_t *st)
             continue;
         still++;
         fz_exec_commit(x, &rec, NULL); /* into the crash virgin map (blind: its signal) */
+        /* Its site is known too: the same bug is not saved again. */
+        if (rec.site && !fz_sites_find(&st->sites, rec.site))
+            fz_sites_add(&st->sites, &x->fs.last_site, rec.signal, files.f[i].name, 0);
     }
     st->stats.calib_execs += ran;
     fz_files_free(&files);

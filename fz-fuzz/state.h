@@ -18,6 +18,7 @@
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/outdir.h"
 #include "fz-fuzz/queue.h"
+#include "fz-fuzz/sites.h"
 #include "fz-fuzz/stats.h"
 #include "fz-fuzz/sync.h"
 #include "mutators/dict.h"
@@ -63,6 +64,7 @@ typedef struct fz_state {
     fz_ui_t ui;
     fz_sync_t sync;
     fz_diag_seen_t diag; /* target warnings given so far (diag.c) */
+    fz_sites_t sites;    /* crash sites seen (triage.c) */
     fz_rng_t rng;
     fz_dict_t dict;
     uint32_t cur_entry;          /* id of the entry being fuzzed */

@@ -479,6 +479,7 @@ static void fsrv_start(void)
     struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
     sigaction(SIGCHLD, &dfl, &old);
     __fz_rt_diag_fsrv_started();
+    __fz_rt_crash_install();
     pthread_atfork(NULL, NULL, note_fork);
     if (fs.direct) {
             serve_ctl();
@@ -566,6 +567,7 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
         else
             raise(SIGSTOP);
         __fz_rt_map_clear();
+        __fz_rt_crash_new_run();
         return 1;
     }
     /* What runs after the loop (exit handlers) is not the input's either. */
