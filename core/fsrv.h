@@ -38,7 +38,8 @@ typedef enum {
 
 typedef struct {
     char **argv;            /* NULL-terminated target command; "@@" = input path */
-    const char *input_path; /* -f FILE; NULL = a private temp file */
+    const char *input_path; /* -f FILE (created, must not exist; removed at stop);
+                               NULL = a private temp file in $TMPDIR */
     uint32_t timeout_ms;    /* per run; 0 = the default, 1000 ms */
     uint32_t mem_limit_mb;  /* RLIMIT_AS for the target; 0 = none */
     int blind;              /* -n: fork+exec per run, no handshake, no coverage */
@@ -68,6 +69,8 @@ typedef struct {
     int last_signal;       /* signal that killed it, 0 if none */
     int last_exit_code;    /* exit code if it exited, else -1 */
     uint64_t last_exec_us; /* wall time of the run, microseconds */
+    int broke_signal;      /* FZ_RUN_ERROR: the signal that killed the forkserver
+                              while it ran an input (the input did it), else 0 */
 
     /* Counters since start. */
     uint64_t total_execs;
@@ -87,6 +90,8 @@ typedef struct {
     pid_t child_pid;              /* current child (a stopped persistent one too) */
     int child_stopped;            /* persistent child paused itself (WIFSTOPPED) */
     int last_killed;              /* we killed the previous child */
+    uint32_t seen_forks;          /* fz_diag_t.forks after the last cleanup */
+    int track_slot;               /* this forkserver's slot in the exit-time list */
     uint32_t direct_seq;          /* direct mode: sequence number of the last request */
     int ctl_fd;                   /* we write commands here (target's fd 198) */
     int st_fd;                    /* we read replies here (target's fd 199) */
@@ -117,9 +122,11 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len);
 /* Changes the per-run timeout (e.g. after calibration). */
 void fz_fsrv_set_timeout(fz_fsrv_t *fs, uint32_t timeout_ms);
 
-/* Kills the forkserver and any child, removes a private input file,
- * detaches the shared memory and restores the CPU affinity.  Safe to call
- * twice. */
+/* Kills the forkserver, any child and every process they left in the
+ * target's session (forking targets), removes the input file, detaches the
+ * shared memory and restores the CPU affinity.  Safe to call twice.  A
+ * process that exits (fz_die included) without calling it gets the
+ * process killing and the file removal from an atexit handler. */
 void fz_fsrv_stop(fz_fsrv_t *fs);
 
 /* Non-zero if the file at path contains the byte string sig (as afl-fuzz

@@ -164,12 +164,24 @@
                                       (the runtime then exits 1) */
 #define FZ_DIAG_FDS_IN_LOOP 0x40u  /* direct mode: a persistent child lost
                                       198/199 inside __AFL_LOOP and ended */
+#define FZ_DIAG_NOMEM 0x80u        /* the runtime could not map or attach memory
+                                      (ENOMEM: the fuzzer's -m address-space
+                                      limit) and the handshake failed */
+
+/* Under a diagnostics page each child the forkserver forks makes itself
+ * the leader of its own process group (setpgid(0, 0), before any program
+ * code runs), so whatever a run leaves behind (children of a forking
+ * target) shares the group the fuzzer can kill as a whole, and `forks`
+ * counts the fork() calls made inside runs (counted before the fork, so a
+ * grandchild is counted before its parent can end): when the count moved
+ * during a run, the fuzzer kills the ended run's group. */
 
 typedef struct {
     volatile uint32_t flags;        /* FZ_DIAG_* */
     volatile uint32_t handler_sigs; /* bit n: signal n has the program's handler */
     volatile uint32_t fsrv_pid;     /* the forkserver's pid, 0 until it starts */
     char exec_name[16];             /* comm of the exec'd program (NUL-terminated) */
+    volatile uint32_t forks;        /* fork() calls inside runs so far (see above) */
 } fz_diag_t;
 
 #endif
