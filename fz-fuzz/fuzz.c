@@ -97,6 +97,25 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const ui
     st->stats.last_find_ms = fz_now_ms();
 }
 
+/* The forkserver is gone.  When it was killed while it ran buf, the input
+ * made the target kill it (core/fsrv.h, broke_signal): that input is saved
+ * as a crash, so crashes/ and the exit status (3) say what happened, and
+ * the run ends, since no target is left to run. */
+__attribute__((noreturn)) static void target_broke(fz_state_t *st, const uint8_t *buf,
+                                                 uint32_t len, uint32_t src, const char *op)
+{
+    fz_exec_t *x = &st->exec;
+    if (!x->fs.broke_signal)
+        fz_die("the target stopped answering: %s", x->fs.errmsg);
+    char name[256];
+    fz_sync_find_name(st, name, sizeof(name), st->next_crash_id++, x->fs.broke_signal, src, op,
+                      0);
+    fz_outdir_save(&st->out, "crashes", name, buf, len);
+    st->stats.saved_crashes++;
+    st->stats.last_crash_ms = fz_now_ms();
+    fz_die("%s; the input is saved as %s/crashes/%s", x->fs.errmsg, st->out.dir, name);
+}
+
 int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)
 {
     fz_exec_t *x = &st->exec;
@@ -104,8 +123,7 @@ int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     int grew = 0;
     switch (r) {
     case FZ_RUN_ERROR:
-        fz_stats_write(st);
-        fz_die("the target stopped answering: %s", x->fs.errmsg);
+        target_broke(st, buf, len, src, op);
     case FZ_RUN_CRASH:
         fz_triage_crash(st, buf, len, src, op);
         break;

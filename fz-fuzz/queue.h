@@ -76,7 +76,8 @@ uint32_t fz_queue_pending(const fz_queue_t *q, int favored_only);
  * any ',' or '/' replaced by '_').  A find: "id:000042,src:000007,time:1234,
  * execs:5678,op:havoc" plus ",+cov" when it reached a new edge (rather than
  * only a new count of a known edge).  A crash adds "sig:NN," after the id.
- * Return snprintf's value. */
+ * A seed's name is cut to NAME_MAX bytes (in NAME).  Return snprintf's
+ * value. */
 int fz_queue_seed_name(char *buf, size_t n, uint32_t id, const char *orig);
 int fz_queue_find_name(char *buf, size_t n, uint32_t id, int sig, uint32_t src, uint64_t time_ms,
                        uint64_t execs, const char *op, int new_edge);

@@ -49,7 +49,7 @@ static void target_cmd(const fz_state_t *st, const char *repl, char *out, size_t
 
 static void write_readme(fz_state_t *st)
 {
-    char text[4096], by_hand[1024], raw[1024], limited[1200];
+    char text[4096], by_hand[1024], raw[1024], limited[1200], mem[32] = "";
     target_cmd(st, "CRASH_FILE", by_hand, sizeof(by_hand));
     target_cmd(st, NULL, raw, sizeof(raw));
     if (st->cfg.mem_mb) {
@@ -58,6 +58,7 @@ static void write_readme(fz_state_t *st)
         snprintf(limited, sizeof(limited), "(ulimit -v %llu; %s)",
                  (unsigned long long)st->cfg.mem_mb << 10, by_hand);
         snprintf(by_hand, sizeof(by_hand), "%.1000s", limited);
+        snprintf(mem, sizeof(mem), "-m %llu ", (unsigned long long)st->cfg.mem_mb);
     }
     int n = snprintf(text, sizeof(text),
                      "Crashes found by fz-fuzz for:\n\n    %s\n\n"
@@ -65,7 +66,7 @@ static void write_readme(fz_state_t *st)
                      "name) and was minimized while it kept crashing with that signal.  To\n"
                      "reproduce one, run the target on it by hand:\n\n    %s\n\n"
                      "To re-check them all at once (e.g. in CI after a fix):\n\n"
-                     "    fz-fuzz --replay %s/crashes -- %s\n\n"
+                     "    fz-fuzz --replay %s/crashes %s-- %s\n\n"
                      "which exits 3 while any of them still crashes.  The other parts of a\n"
                      "name: src: the queue entry it was mutated from, time: ms since the start,\n"
                      "execs: target runs so far, op: the mutation stage.\n\n"
@@ -73,7 +74,7 @@ static void write_readme(fz_state_t *st)
                      "state kept between runs, uninitialized memory) is saved as found, not\n"
                      "minimized; fuzzer_stats counts them in flaky_crashes.  It may take\n"
                      "several runs by hand to reproduce.\n",
-                     st->command_line ? st->command_line : raw, by_hand, st->out.dir, raw);
+                     st->command_line ? st->command_line : raw, by_hand, st->out.dir, mem, raw);
     if (n >= (int)sizeof(text))
         n = sizeof(text) - 1;
     fz_outdir_save(&st->out, "crashes", "README.txt", text, (size_t)n);
@@ -116,10 +117,10 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
 
     char name[256];
     fz_sync_find_name(st, name, sizeof(name), st->next_crash_id++, sig, src, op, 0);
-    if (!st->stats.saved_crashes)
-        write_readme(st);
+    /* The crash first: on a disk that is filling up it matters more. */
     fz_outdir_save(&st->out, "crashes", name, save, out_len);
-    st->stats.saved_crashes++;
+    if (!st->stats.saved_crashes++)
+        write_readme(st);
     st->stats.last_crash_ms = fz_now_ms();
     return 1;
 }
