@@ -5,9 +5,10 @@
  *   crash      an input starting with 'C' aborts; anything else exits 0
  *   fork       every run forks a child that outlives the run (sleeps 60 s);
  *              'C' aborts as above
- *   killparent an input starting with 'K' kills its parent (the forkserver)
+ *   killparent an input starting with 'K' kills its parent (the forkserver);
+ *              nothing else crashes
  *   alloc      an input starting with 'M' mallocs 2 GiB and touches a page
- *              of it; a failed malloc (under -m) aborts
+ *              of it; a failed malloc (under -m) aborts; nothing else crashes
  *   spew       writes 100 MB to stdout, then behaves like crash
  *   handler    installs its own SIGSEGV handler that exits 0, then an input
  *              starting with 'C' dereferences NULL (the crash is swallowed)
@@ -71,10 +72,16 @@ int main(int argc, char **argv)
             pause();
     if (!strcmp(mode, "fork"))
         do_fork();
-    if (!strcmp(mode, "killparent") && c == 'K')
-        kill(getppid(), SIGKILL);
-    if (!strcmp(mode, "alloc") && c == 'M')
-        do_alloc();
+    if (!strcmp(mode, "killparent")) {
+        if (c == 'K')
+            kill(getppid(), SIGKILL);
+        return 0;
+    }
+    if (!strcmp(mode, "alloc")) {
+        if (c == 'M')
+            do_alloc();
+        return 0;
+    }
     if (!strcmp(mode, "spew"))
         do_spew();
     if (!strcmp(mode, "handler")) {

@@ -4,8 +4,8 @@
 #
 #   ft              testcases/fault_target.c built with fz-cc (./ft MODE @@)
 #   seeds/          one seed, "a"
-#   expect NAME RC PATTERN CMD...   CMD exits RC and its stderr has exactly
-#                   one "error:" line (none when RC is not 1) matching PATTERN
+#   expect NAME RC PATTERN CMD...   CMD exits RC, its output matches PATTERN,
+#                   and with RC 1 its stderr has exactly one "error:" line
 #   needs_root WHY  the rest of the script needs root: fz_skip otherwise
 #                   (CI runs as root, so the skip fails there)
 #   no_tmp_left     the private $TMPDIR holds no fz temp file
@@ -22,12 +22,13 @@ expect() {
     shift 3
     "$@" >out.log 2>err.log
     local rc=$?
-    [ $rc = "$want" ] || { tail -5 err.log out.log; fail "$name: exit $rc, want $want"; }
+    [ $rc = "$want" ] || { tail -n 5 err.log out.log; fail "$name: exit $rc, want $want"; }
     if [ "$want" = 1 ]; then
         [ "$(grep -c 'error:' err.log)" = 1 ] || { cat err.log; fail "$name: want exactly one error line"; }
     fi
-    grep -q -- "$pat" err.log || { cat err.log; fail "$name: message does not match '$pat'"; }
-    ok "$name: $(grep -m1 -- "$pat" err.log)"
+    cat err.log out.log >both.log
+    grep -q -- "$pat" both.log || { cat both.log; fail "$name: message does not match '$pat'"; }
+    ok "$name: $(grep -m1 -- "$pat" both.log)"
 }
 
 needs_root() {
