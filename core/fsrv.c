@@ -230,6 +230,27 @@ static void untrack(fz_fsrv_t *fs)
     fs->track_slot = -1;
 }
 
+/* Removes the private input files of fuzzers that are gone (killed with
+ * SIGKILL, which no exit handler sees) from dir: ".fz-input.PID.*" of ours
+ * whose PID no longer runs. */
+static void remove_dead_inputs(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        int pid = 0, n = 0;
+        if (sscanf(e->d_name, ".fz-input.%d.%n", &pid, &n) != 1 || !n || pid <= 0 ||
+            kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == geteuid())
+            unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+}
+
 /* The input file: -f FILE is created here and must not exist (writing
  * each input into whatever was there would destroy it: the target binary,
  * a seed), otherwise a private temp file.  Either is removed at stop. */
@@ -254,6 +275,7 @@ static int open_input(fz_fsrv_t *fs, char *err, size_t errlen)
                      (int)getpid()) < 0)
             fs->input_path = NULL;
         fs->input_fd = fs->input_path ? mkstemp(fs->input_path) : -1;
+        remove_dead_inputs(tmp && *tmp ? tmp : "/tmp");
     }
     fs->owns_input_path = fs->input_fd >= 0;
     if (fs->input_fd < 0) {

@@ -96,6 +96,24 @@ static void check_entries(int fd, const char *dir, const char *const *names, siz
     }
 }
 
+/* Removes the temp files a killed run left in the directory at fd
+ * (fz_write_atomic_at's ".fz-tmp.PID"): we hold the lock, so no live
+ * writer owns one. */
+static void remove_stale_temps(int fd)
+{
+    int dup_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+    if (!d) {
+        if (dup_fd >= 0)
+            close(dup_fd);
+        return;
+    }
+    for (struct dirent *de; (de = readdir(d));)
+        if (strncmp(de->d_name, ".fz-tmp.", 8) == 0)
+            unlinkat(fd, de->d_name, 0);
+    closedir(d);
+}
+
 /* Names in the directory at fd that are not hidden, or -1 on error. */
 static long count_entries(int fd)
 {
@@ -169,9 +187,11 @@ void fz_outdir_open(fz_outdir_t *od, const char *root, const char *name, int res
                "with -i - (or FZ_AUTORESUME=1) or use another -o (nothing was deleted)",
                od->dir, n > 0 ? n : 0);
     od->resumed = campaign && n > 0;
+    remove_stale_temps(od->dir_fd);
     for (int i = 0; i < 3; i++) {
         char *p = path_join(od->dir, sub_names[i]);
         od->sub_fd[i] = open_dir(od->dir_fd, sub_names[i], p);
+        remove_stale_temps(od->sub_fd[i]);
         free(p);
     }
     static const char *const readme[] = {"README.txt"};
