@@ -79,16 +79,25 @@ fz-fuzz -q -s 1 -E 2000 -i - -o rk -- ./demo @@ >rk.log 2>&1
 rc=$?
 [ $rc = 0 ] || [ $rc = 3 ] || { cat rk.log; fail "the resume after six kill -9: exit $rc"; }
 [ -z "$(find rk -name '.fz-tmp*')" ] || fail "temp files left in -o after the resume: $(find rk -name '.fz-tmp*')"
-awk -F', ' '!/^#/ { if ($1 + 0 < last) { print "relative_time went back: " last " -> " $1; bad = 1 } last = $1 + 0 } END { exit bad }' \
-    rk/default/plot_data || fail "plot_data's relative_time goes back across resumes"
+monotonic() {
+    awk -F', ' '!/^#/ { if ($1 + 0 < last) { print "relative_time went back: " last " -> " $1; bad = 1 } last = $1 + 0 } END { exit bad }' \
+        rk/default/plot_data
+}
+monotonic || fail "plot_data's relative_time goes back across resumes"
 ok "six kill -9 at random moments: queue $queue_n, crashes $crash_n kept; the resume runs; relative_time never goes back"
 
 # A hand-edited negative run_time is not taken as 2^64 - 2.
 sed -i 's/^run_time *: .*/run_time          : -2/' rk/default/fuzzer_stats
+# ...and plot_data ahead of it, as after a kill between the two writes.
+tail -n 1 rk/default/plot_data | sed 's/^[0-9]*,/100,/' >>rk/default/plot_data
 run -E 300 -i - -o rk -- ./demo @@ >neg.log 2>&1
 grep -q "ignoring run_time '-2'" neg.log || { cat neg.log; fail "a negative run_time is not refused"; }
 [ "$(stat_of rk run_time)" -lt 1000000 ] || fail "run_time is $(stat_of rk run_time) after a negative one"
 ok "a negative run_time: said and ignored"
+# With run_time ignored, fuzzer_stats is behind plot_data (as after a kill
+# between the two writes): relative_time must still not go back.
+monotonic || fail "plot_data's relative_time went back after a resume whose fuzzer_stats was behind"
+ok "relative_time goes on from plot_data's last line"
 
 # 15. The cursor comes back after a fatal error under the live screen.
 mkdir kseed && printf a >kseed/a
