@@ -25,6 +25,7 @@
 #include "fz-fuzz/resume.h"
 #include "fz-fuzz/sync.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-fuzz";
 
@@ -58,8 +59,8 @@ void fz_log_die_hook(void)
     fz_status_restore(st); /* the cursor comes back even on an error */
     if (st->ui.files_ready && fz_stats_try_write(st) == 0)
         fz_stats_try_plot(st);
-    if (st->exec.virgin)
-        fz_fsrv_stop(&st->exec.fs); /* the target's processes and temp file */
+    if (st->calib.first) /* the target was started */
+        fz_fsrv_stop(&st->exec.fs); /* its processes and temp file */
     if (!crash_status(st))
         return;
     fprintf(stderr,
@@ -248,48 +249,39 @@ static void check_resumed_target(fz_state_t *st)
     free(setup);
 }
 
-static uint8_t *xalloc_map(size_t n, int fill)
+static uint8_t *xalloc_map(size_t n)
 {
     /* Coverage functions read 64-bit words: keep maps 8-byte aligned. */
     uint8_t *p = NULL;
     if (posix_memalign((void **)&p, 64, n ? n : 64) != 0)
         fz_die("out of memory (%zu bytes for a coverage map)", n);
-    memset(p, fill, n ? n : 64);
+    memset(p, 0, n ? n : 64);
     return p;
 }
 
 static void setup_exec(fz_state_t *st)
 {
-    fz_exec_t *x = &st->exec;
     fz_fsrv_cfg_t fcfg;
     fsrv_config(&st->cfg, &fcfg);
     char err[512];
-    if (fz_fsrv_start(&x->fs, &fcfg, err, sizeof(err)) != 0)
+    if (fz_exec_start(&st->exec, &fcfg, FZ_EXEC_VIRGIN, err, sizeof(err)) != 0)
         fz_die("%s", err);
-    x->timeout_ms = fcfg.timeout_ms;
-    x->map_size = x->fs.map_size;
-    size_t m = x->map_size;
-    x->virgin = xalloc_map(m, 0xff);
-    x->virgin_crash = xalloc_map(m, 0xff);
-    x->virgin_hang = xalloc_map(m, 0xff);
-    x->var_map = xalloc_map(m, 0);
-    x->scratch = xalloc_map(m, 0);
-    x->edges = malloc((m ? m : 1) * sizeof(uint32_t));
-    x->min_buf = malloc(FZ_MAX_INPUT);
-    if (!x->edges || !x->min_buf)
+    size_t m = st->exec.map_size;
+    st->calib.first = xalloc_map(m);
+    st->calib.var_map = xalloc_map(m);
+    st->calib.edges = malloc((m ? m : 1) * sizeof(uint32_t));
+    st->min_buf = malloc(FZ_MAX_INPUT);
+    if (!st->calib.edges || !st->min_buf)
         fz_die("out of memory");
 }
 
-static void free_exec(fz_exec_t *x)
+static void free_exec(fz_state_t *st)
 {
-    fz_fsrv_stop(&x->fs);
-    free(x->virgin);
-    free(x->virgin_crash);
-    free(x->virgin_hang);
-    free(x->var_map);
-    free(x->scratch);
-    free(x->edges);
-    free(x->min_buf);
+    fz_exec_stop(&st->exec);
+    free(st->calib.first);
+    free(st->calib.var_map);
+    free(st->calib.edges);
+    free(st->min_buf);
 }
 
 /* Open the output directory; when resuming, replace the seeds (already
@@ -384,7 +376,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     /* Seeds and the target are checked before the output directory is
      * touched, so a mistake there leaves nothing behind. */
     if (strcmp(st->cfg.in_dir, "-") != 0)
-        fz_files_load(&seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, 0);
+        fz_files_load(&seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, FZ_FILES_SKIP_BIG);
     fz_dict_init(&st->dict);
     char err[512];
     for (int i = 0; i < st->cfg.n_dicts; i++)
@@ -408,7 +400,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
         printf("fz-fuzz: stopped by a signal while checking the seeds; nothing was written to "
                "%s\n",
                st->out.dir);
-        free_exec(&st->exec); /* the target and its temp file go too */
+        free_exec(st); /* the target and its temp file go too */
         fz_outdir_close(&st->out);
         return FZ_EXIT_OK;
     }
@@ -436,7 +428,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
         printf("fz-fuzz: %u saved crash(es) in %s/crashes still crash (exit status 3)\n",
                st->crashes_still, st->out.dir);
     dying_state = NULL;
-    free_exec(&st->exec);
+    free_exec(st);
     fz_sync_free(&st->sync);
     fz_queue_free(&st->queue);
     fz_dict_free(&st->dict);
@@ -450,6 +442,7 @@ int main(int argc, char **argv)
 {
     static fz_state_t st; /* large; static only to keep it off the stack */
     char err[512];
+    fz_version_check(argc, argv, "fz-fuzz");
     switch (fz_options_parse(&st.cfg, argc, argv, err, sizeof(err))) {
     case FZ_OPTIONS_HELP:
         fz_options_usage(stdout, "fz-fuzz");

@@ -14,29 +14,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fz-fuzz/queue.h"
-#include "core/util.h"
+#include "core/fileio.h"
+#include "fz-fuzz/names.h"
 #include "fz-log.h"
 
 #define LOCK_NAME ".fz.lock"
 #define SPARE_NAME ".fz-spare"
-
-static char *path_join(const char *a, const char *b)
-{
-    size_t n = strlen(a) + strlen(b) + 2;
-    char *p = malloc(n);
-    if (!p)
-        fz_die("out of memory");
-    snprintf(p, n, "%s%s%s", a, b[0] ? "/" : "", b);
-    return p;
-}
 
 /* Names fz-fuzz reads or writes at the top of OUT/NAME.  Each is refused
  * when it is a symlink or another user's: rename() would replace a link
  * safely, but reads (resume) and the lock would go through it. */
 static const char *const top_entries[] = {
     LOCK_NAME, "cmdline", "fuzzer_stats", "fuzzer_setup", "plot_data", "is_main_node",
-    ".synced", SPARE_NAME,
+    ".synced", SPARE_NAME, "fuzzer_stats.json",
 };
 static const char *const sub_names[3] = {"queue", "crashes", "hangs"};
 
@@ -90,7 +80,7 @@ static void check_entries(int fd, const char *dir, const char *const *names, siz
         struct stat st;
         if (fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
-        char *p = path_join(dir, names[i]);
+        char *p = fz_path_join(dir, names[i], NULL);
         check_owned(&st, p);
         free(p);
     }
@@ -134,7 +124,7 @@ static long count_entries(int fd)
 
 static void take_lock(fz_outdir_t *od)
 {
-    char *lock = path_join(od->dir, LOCK_NAME);
+    char *lock = fz_path_join(od->dir, LOCK_NAME, NULL);
     int fd = openat(od->dir_fd, LOCK_NAME, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         fz_die("cannot open lock file '%s': %s; check permissions or use another -o", lock,
@@ -169,7 +159,7 @@ void fz_outdir_open(fz_outdir_t *od, const char *root, const char *name, int res
     for (int i = 0; i < 3; i++)
         od->sub_fd[i] = -1;
     int root_fd = open_dir(AT_FDCWD, root, root);
-    od->dir = path_join(root, name);
+    od->dir = fz_path_join(root, name, NULL);
     od->dir_fd = open_dir(root_fd, name, od->dir);
     close(root_fd);
     check_entries(od->dir_fd, od->dir, top_entries, sizeof top_entries / sizeof top_entries[0]);
@@ -189,13 +179,13 @@ void fz_outdir_open(fz_outdir_t *od, const char *root, const char *name, int res
     od->resumed = campaign && n > 0;
     remove_stale_temps(od->dir_fd);
     for (int i = 0; i < 3; i++) {
-        char *p = path_join(od->dir, sub_names[i]);
+        char *p = fz_path_join(od->dir, sub_names[i], NULL);
         od->sub_fd[i] = open_dir(od->dir_fd, sub_names[i], p);
         remove_stale_temps(od->sub_fd[i]);
         free(p);
     }
     static const char *const readme[] = {"README.txt"};
-    char *crashes = path_join(od->dir, "crashes");
+    char *crashes = fz_path_join(od->dir, "crashes", NULL);
     check_entries(od->sub_fd[1], crashes, readme, 1);
     free(crashes);
 }
@@ -355,35 +345,19 @@ static int cmp_file(const void *a, const void *b)
     return strcmp(((const fz_file_t *)a)->name, ((const fz_file_t *)b)->name);
 }
 
-static int read_file(const char *path, uint32_t max_len, fz_file_t *f, int flags)
+static int read_file(const char *path, uint32_t max_len, fz_file_t *f)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | (flags & FZ_FILES_NO_LINKS ? O_NOFOLLOW : 0));
-    if (fd < 0)
-        return -errno;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || (uint64_t)st.st_size > max_len) {
-        close(fd);
-        return -EFBIG; /* grew since the caller's stat() */
-    }
-    f->len = (uint32_t)st.st_size;
-    f->data = malloc(f->len ? f->len : 1);
-    if (!f->data)
-        fz_die("out of memory");
-    ssize_t r = f->len ? read(fd, f->data, f->len) : 0;
-    int e = errno;
-    close(fd);
-    if (r != (ssize_t)f->len) {
-        free(f->data);
-        return r < 0 ? -e : -EIO;
-    }
-    return 0;
+    size_t len = 0;
+    f->data = fz_file_read(path, max_len, FZ_FILE_REGULAR, &len);
+    f->len = (uint32_t)len;
+    return f->data ? 0 : -errno; /* EFBIG: grew since the caller's stat() */
 }
 
 /* Adds one directory entry to files if it is a regular, non-empty file. */
 static void load_one(fz_files_t *files, const char *dir, const char *name, const char *what,
                      uint32_t max_len, int flags)
 {
-    char *path = path_join(dir, name);
+    char *path = fz_path_join(dir, name, NULL);
     struct stat st;
     int r = flags & FZ_FILES_NO_LINKS ? lstat(path, &st) : stat(path, &st);
     if (r == 0 && S_ISLNK(st.st_mode))
@@ -391,6 +365,12 @@ static void load_one(fz_files_t *files, const char *dir, const char *name, const
                "directory (someone else may have planted it): remove it",
                path, what);
     if (r != 0 || !S_ISREG(st.st_mode)) {
+        free(path);
+        return;
+    }
+    if ((uint64_t)st.st_size > max_len && (flags & FZ_FILES_SKIP_BIG)) {
+        fz_warn("skipping '%s' in the %s: %lld bytes, over fz-fuzz's input limit of %u bytes",
+                path, what, (long long)st.st_size, max_len);
         free(path);
         return;
     }
@@ -403,7 +383,7 @@ static void load_one(fz_files_t *files, const char *dir, const char *name, const
         return;
     }
     fz_file_t f = {0};
-    int rc = read_file(path, max_len, &f, flags);
+    int rc = read_file(path, max_len, &f);
     if (rc != 0)
         fz_die("cannot read %s file '%s': %s; fix its permissions or remove it", what, path,
                strerror(-rc));
@@ -465,7 +445,7 @@ uint32_t fz_outdir_next_id(const fz_outdir_t *od, const char *sub)
         return 0;
     }
     for (struct dirent *de; (de = readdir(d));) {
-        long id = fz_queue_name_id(de->d_name);
+        long id = fz_name_id(de->d_name);
         if (id >= 0 && (uint32_t)id + 1 > next)
             next = (uint32_t)id + 1;
     }

@@ -149,7 +149,7 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->cur_item = st->cur_entry;
     r->pending_favs = fz_queue_pending(&st->queue, 1);
     r->pending_total = fz_queue_pending(&st->queue, 0);
-    r->edges_found = x->virgin ? (uint32_t)fz_cov_count_found(x->virgin, x->map_size) : 0;
+    r->edges_found = (uint32_t)fz_exec_edges_found(x);
     r->total_edges = x->map_size;
     r->var_byte_count = s->var_bytes;
     r->cpu_affinity = x->fs.bound_cpu;
@@ -197,6 +197,7 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
 
 int fz_stats_try_write(fz_state_t *st)
 {
+    char json[16384];
     fz_stats_report_t r;
     fz_stats_collect(st, &r);
     char buf[FZ_OUTDIR_SPARE];
@@ -204,11 +205,12 @@ int fz_stats_try_write(fz_state_t *st)
     if (n >= (int)sizeof(buf))
         n = sizeof(buf) - 1;
     int rc = fz_outdir_save_reserved(&st->out, "fuzzer_stats", buf, (size_t)n);
-    if (rc == 0) {
-        st->stats.last_stats_ms = fz_now_ms();
-        st->stats.crashes_written = st->stats.saved_crashes;
-    }
-    return rc;
+    if (rc)
+        return rc;
+    st->stats.last_stats_ms = fz_now_ms();
+    st->stats.crashes_written = st->stats.saved_crashes;
+    int jn = fz_stats_json(buf, json, sizeof json);
+    return jn > 0 ? fz_outdir_try_save(&st->out, "", "fuzzer_stats.json", json, (size_t)jn) : 0;
 }
 
 /* Dies with the output directory's message for a failed write. */
@@ -224,6 +226,70 @@ void fz_stats_write(fz_state_t *st)
     int rc = fz_stats_try_write(st);
     if (rc)
         die_write(st, "fuzzer_stats", rc);
+}
+
+/* A value that is a JSON number as written (no leading zeros, no inf). */
+static int json_number(const char *v, size_t n)
+{
+    if (!n || n > 40 || (v[0] == '0' && n > 1 && v[1] != '.') || (v[0] == '-' && n == 1))
+        return 0;
+    char tmp[48];
+    memcpy(tmp, v, n);
+    tmp[n] = 0;
+    char *end;
+    strtod(tmp, &end);
+    return *end == 0 && strspn(tmp, "-0123456789.eE+") == n;
+}
+
+static void json_string(FILE *f, const char *v, size_t n)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)v[i];
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+int fz_stats_json(const char *stats, char *buf, size_t n)
+{
+    FILE *f = fmemopen(buf, n, "w");
+    if (!f)
+        return -1;
+    fputs("{", f);
+    int first = 1;
+    for (const char *l = stats; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        const char *colon = memchr(l, ':', len);
+        if (colon) {
+            size_t kl = (size_t)(colon - l);
+            while (kl && l[kl - 1] == ' ')
+                kl--;
+            const char *v = colon + 1 + (colon[1] == ' ');
+            size_t vl = len - (size_t)(v - l);
+            fputs(first ? "\n  " : ",\n  ", f);
+            json_string(f, l, kl);
+            fputs(": ", f);
+            /* Numbers stay numbers; afl_version ("0.1") is a name, not a number. */
+            if (json_number(v, vl) && strncmp(l, "afl_version", kl) != 0)
+                fwrite(v, 1, vl, f);
+            else
+                json_string(f, v, vl);
+            first = 0;
+        }
+        l += len + (end != NULL);
+    }
+    fputs("\n}\n", f);
+    long pos = ftell(f);
+    int bad = ferror(f) || pos < 0 || (size_t)pos >= n - 1;
+    fclose(f);
+    return bad ? -1 : (int)pos;
 }
 
 static void plot_append(fz_stats_t *s, const char *text, size_t len)

@@ -49,7 +49,7 @@ printf '#!/bin/sh\nexec fz-cc "$@"\n' >wrap && chmod +x wrap
 expect "FZ_CC=a wrapper of fz-cc" 1 "calls fz-cc again" timeout 10 env FZ_CC=./wrap "$FZ_BIN/fz-cc" m.c -o m
 
 # Seeds: empty (skipped, said), a FIFO and a directory (skipped), a file
-# over 1 MiB (refused by name).
+# over 1 MiB (skipped, said; with nothing else left, refused).
 mkdir s1 && printf a >s1/a && : >s1/empty && mkfifo s1/fifo && mkdir s1/dir
 timeout 20 fz-fuzz -q -s 1 -E 200 -i s1 -o s1out "${tgt[@]}" >s1.log 2>&1
 [ $? = 3 ] || { cat s1.log; fail "seeds with an empty file, a FIFO and a directory: want exit 3"; }
@@ -57,7 +57,7 @@ grep -q "skipping empty file 's1/empty'" s1.log || { cat s1.log; fail "the empty
 [ "$(ls s1out/default/queue | grep -c orig:)" = 1 ] || fail "want only the one real seed in the queue"
 ok "empty, FIFO and directory entries of -i are skipped; the real seed is used"
 mkdir s2 && head -c 1100000 /dev/zero >s2/huge
-expect "huge seed" 1 "s2/huge' in the seed directory is 1100000 bytes" fz-fuzz -q -i s2 -o s2out "${tgt[@]}"
+expect "only a huge seed" 1 "skipping 's2/huge' in the seed directory: 1100000 bytes" fz-fuzz -q -i s2 -o s2out "${tgt[@]}"
 
 # A very long command line (about 200 KB of arguments): cmdline keeps
 # every word, fuzzer_stats stays a well-formed file.
