@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fz-fuzz/calibrate.h"
+#include "fz-fuzz/jobs.h"
 #include "core/coverage.h"
 #include "core/minimize.h"
 #include "fz-fuzz/status.h"
@@ -89,6 +90,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const ui
                                  c.result == FZ_RUN_OK ? c.n_edges : 0, depth);
     e->var_behavior = c.variable;
     fz_outdir_save(&st->out, "queue", name, buf, len);
+    fz_jobs_share(st, name, st->next_queue_id - 1, buf, len); /* -j: to the others at once */
     if (st->sync.peer) {
         st->stats.corpus_imported++; /* a peer's find, counted apart as AFL++ does */
         return;

@@ -3,7 +3,7 @@
 
 FUZZ_SRCS := fz-fuzz/options.c fz-fuzz/queue.c fz-fuzz/outdir.c fz-fuzz/stats.c \
 	fz-fuzz/status.c fz-fuzz/diag.c fz-fuzz/resume.c fz-fuzz/calibrate.c fz-fuzz/triage.c fz-fuzz/fuzz.c fz-fuzz/replay.c
-FUZZ_SRCS += fz-fuzz/sync.c fz-fuzz/dictfile.c
+FUZZ_SRCS += fz-fuzz/sync.c fz-fuzz/dictfile.c fz-fuzz/jobs.c fz-fuzz/crashinfo.c
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(OBJ)/%.o)
 
 ALL += $(BIN)/fz-fuzz

@@ -60,7 +60,7 @@ void fz_resume_load_stats(fz_state_t *st)
     fz_resume_parse_stats(text, &st->stats);
 }
 
-void fz_resume_known_crashes(fz_state_t *st)
+uint32_t fz_resume_known_crashes(fz_state_t *st)
 {
     fz_exec_t *x = &st->exec;
     char dir[4096];
@@ -92,4 +92,5 @@ void fz_resume_known_crashes(fz_state_t *st)
     if (ran)
         fz_info("re-ran %u saved crash(es), %u still crash: the same crashes are not saved again",
                 ran, still);
+    return still;
 }

@@ -108,6 +108,15 @@ void fz_sync_init(struct fz_state *st);
  * peers already found).  Called between queue entries. */
 void fz_sync_maybe(struct fz_state *st);
 
+/* A find handed over directly by a -j sibling (jobs.c): peer's queue entry
+ * id, with its bytes (NULL when they were too big to pass).  Runs it like
+ * a synced file unless the cursor says it was examined already or
+ * skip_run (it came from a third instance, which passes it itself), and
+ * moves the cursor past it; when earlier files of the peer were missed,
+ * syncs the peer's directory instead. */
+void fz_sync_direct(struct fz_state *st, const char *peer, uint32_t id, int skip_run,
+                    const uint8_t *buf, uint32_t len);
+
 /* Name a find (queue entry, crash or hang; sig > 0 for a crash): the sync
  * form while a peer's file is being judged, fz_queue_find_name otherwise. */
 int fz_sync_find_name(const struct fz_state *st, char *buf, size_t n, uint32_t id, int sig,

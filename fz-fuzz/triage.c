@@ -3,6 +3,7 @@
  * minimizing crashes, and the README in crashes/ that says how to reproduce
  * them.  See triage.h for the uniqueness rule.
  */
+#include "fz-fuzz/crashinfo.h"
 #include "triage.h"
 
 #include <stdio.h>
@@ -119,6 +120,7 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     if (!st->stats.saved_crashes)
         write_readme(st);
     fz_outdir_save(&st->out, "crashes", name, save, out_len);
+    fz_crashinfo_artifact(&st->cfg, "crash", save, out_len); /* --artifact-prefix */
     st->stats.saved_crashes++;
     st->stats.last_crash_ms = fz_now_ms();
     return 1;
@@ -158,6 +160,7 @@ int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t sr
     char name[256];
     fz_sync_find_name(st, name, sizeof(name), st->next_hang_id++, 0, src, op, 0);
     fz_outdir_save(&st->out, "hangs", name, buf, len);
+    fz_crashinfo_artifact(&st->cfg, "timeout", buf, len); /* --artifact-prefix */
     st->stats.saved_hangs++;
     st->stats.last_hang_ms = fz_now_ms();
     return 1;
