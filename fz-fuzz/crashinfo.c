@@ -52,6 +52,7 @@ typedef struct run_info {
     int sig;    /* the first fatal signal ptrace saw, 0 none */
     unsigned long long pc;
     char where[512]; /* "FUNCTION at FILE:LINE" or "MODULE+0xOFF", "" unknown */
+    char caller[512]; /* the same for the program's frame below a library fault */
 } run_info_t;
 
 /* The child: input on stdin unless the command names it (@@ or -f),
@@ -141,6 +142,61 @@ static void locate(pid_t pid, unsigned long long pc, char *out, size_t n)
         pclose(p);
 }
 
+/* The executable ranges of pid's own program (not its libraries), at most
+ * max; returns how many. */
+static int exe_text(pid_t pid, unsigned long long (*r)[2], int max)
+{
+    char path[64], exe[800], line[1024];
+    snprintf(path, sizeof path, "/proc/%d/exe", (int)pid);
+    ssize_t k = readlink(path, exe, sizeof exe - 1);
+    if (k <= 0)
+        return 0;
+    exe[k] = 0;
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    while (f && n < max && fgets(line, sizeof line, f)) {
+        unsigned long long lo, hi;
+        char perm[8], file[800] = "";
+        if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %799s", &lo, &hi, perm, file) >= 3 &&
+            perm[2] == 'x' && strcmp(file, exe) == 0) {
+            r[n][0] = lo;
+            r[n++][1] = hi;
+        }
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* When the fault is inside a library (abort() in libc, strlen on a bad
+ * pointer), the program's own frame is what a reader wants: the first
+ * return address into the program's code found on the stack (a heuristic
+ * that needs no frame pointers; it can name a stale frame). */
+static void caller_in_program(pid_t pid, unsigned long long pc, unsigned long long sp,
+                              char *out, size_t n)
+{
+    unsigned long long text[8][2];
+    int nt = exe_text(pid, text, 8);
+    for (int i = 0; i < nt; i++)
+        if (pc >= text[i][0] && pc < text[i][1])
+            return; /* the fault is in the program itself */
+    for (int k = 0; k < 2048 && nt; k++) {
+        errno = 0;
+        unsigned long long w =
+            (unsigned long long)ptrace(PTRACE_PEEKDATA, pid, (void *)(sp + 8ull * k), NULL);
+        if (errno)
+            return;
+        for (int i = 0; i < nt; i++)
+            if (w > text[i][0] && w < text[i][1]) {
+                char where[512];
+                locate(pid, w - 1, where, sizeof where);
+                snprintf(out, n, "%s", where);
+                return;
+            }
+    }
+}
+
 /* One ptrace stop: record the first fatal signal's pc, pass the signal on. */
 static void on_stop(pid_t pid, int status, run_info_t *ri)
 {
@@ -157,6 +213,7 @@ static void on_stop(pid_t pid, int status, run_info_t *ri)
         if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) == 0) {
             ri->pc = regs.rip;
             locate(pid, ri->pc, ri->where, sizeof ri->where);
+            caller_in_program(pid, regs.rip, regs.rsp, ri->caller, sizeof ri->caller);
         }
 #endif
     }
@@ -242,8 +299,8 @@ void fz_crashinfo_print(const fz_cfg_t *cfg, const char *path)
     }
     int sig = ri.status >= 0 && WIFSIGNALED(ri.status) ? WTERMSIG(ri.status) : ri.sig;
     if (sig && (at < 0 || ri.sig != SIGABRT))
-        printf("    signal %d (%s)%s%s\n", sig, strsignal(sig), ri.where[0] ? " at " : "",
-               ri.where);
+        printf("    signal %d (%s)%s%s%s%s\n", sig, strsignal(sig), ri.where[0] ? " at " : "",
+               ri.where, ri.caller[0] ? ", called from " : "", ri.caller);
     else if (at < 0 && ri.status == -1)
         printf("    (no report: it ran past %d ms outside the fuzzer)\n", FZ_CRASHINFO_TIMEOUT_MS);
     else if (at < 0)

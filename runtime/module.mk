@@ -18,9 +18,16 @@ $(LIBFZ)/fz-rt.o: $(RT_OBJS)
 	@mkdir -p $(dir $@)
 	ld -r $(RT_OBJS) -o $@
 
-$(LIBFZ)/fz-libfuzzer.o: $(OBJ)/rt/runtime/libfuzzer.o
+# The libFuzzer driver: main() plus libFuzzer's command line, which runs
+# fz-fuzz, fz-showmap and fz-tmin; FZ_BINDIR is where it looks for them
+# first (`make install` rebuilds it for PREFIX/bin).
+LF_SRCS := runtime/libfuzzer.c runtime/lf-cli.c runtime/lf-modes.c
+LF_BINDIR ?= $(abspath $(BIN))
+$(OBJ)/rt/runtime/lf-cli.o: RT_CFLAGS += -DFZ_BINDIR='"$(LF_BINDIR)"'
+
+$(LIBFZ)/fz-libfuzzer.o: $(LF_SRCS:%.c=$(OBJ)/rt/%.o)
 	@mkdir -p $(dir $@)
-	cp $< $@
+	ld -r $^ -o $@
 
 # Protocol unit test: a minimal fuzzer in tests/check_runtime.c drives two
 # hand-instrumented targets built with the plain compiler (no fz-cc needed).
