@@ -76,6 +76,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/fz
 	cp -P $(BIN)/* $(DESTDIR)$(PREFIX)/bin/
 	cp -P $(LIBFZ)/* $(DESTDIR)$(PREFIX)/lib/fz/
+	@$(MAKE) --no-print-directory lf-driver-install
 
 clean:
 	rm -rf $(BIN) lib $(OBJ) tests/out bench/out

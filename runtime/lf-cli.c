@@ -192,7 +192,8 @@ int __fz_lf_parse_args(lf_opts_t *o, int argc, char **argv)
         if (a[0] == '-' && a[1]) {
             if (parse_flag(o, a) != 0)
                 return 1;
-        } else if (__fz_lf_is_dir(a)) {
+        } else if (__fz_lf_is_dir(a) || a[strlen(a) - 1] == '/') {
+            /* "corpus/" names a directory even before it exists: say so */
             o->dirs[o->n_dirs++] = argv[i];
         } else {
             o->files[o->n_files++] = argv[i];

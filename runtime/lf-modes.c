@@ -139,9 +139,9 @@ static void read_stats(lf_watch_t *w)
     free_list(inst, n);
     if (execs > w->execs)
         w->execs = execs;
-    if (corpus)
+    if (corpus > w->corpus) /* the file lags the queue; never count backwards */
         w->corpus = corpus;
-    if (edges)
+    if (edges > w->edges)
         w->edges = edges;
     w->eps = eps;
 }

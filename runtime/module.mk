@@ -29,6 +29,14 @@ $(LIBFZ)/fz-libfuzzer.o: $(LF_SRCS:%.c=$(OBJ)/rt/%.o)
 	@mkdir -p $(dir $@)
 	ld -r $^ -o $@
 
+# `make install`: the installed driver looks in PREFIX/bin first.
+.PHONY: lf-driver-install
+lf-driver-install:
+	@mkdir -p $(OBJ)/rt/installed
+	$(CC) $(RT_CFLAGS) -DFZ_BINDIR='"$(PREFIX)/bin"' -c runtime/lf-cli.c -o $(OBJ)/rt/installed/lf-cli.o
+	ld -r $(OBJ)/rt/runtime/libfuzzer.o $(OBJ)/rt/installed/lf-cli.o $(OBJ)/rt/runtime/lf-modes.o \
+		-o $(DESTDIR)$(PREFIX)/lib/fz/fz-libfuzzer.o
+
 # Protocol unit test: a minimal fuzzer in tests/check_runtime.c drives two
 # hand-instrumented targets built with the plain compiler (no fz-cc needed).
 $(OBJ)/rt/rt_edges: testcases/rt_edges.c $(LIBFZ)/fz-rt.o
