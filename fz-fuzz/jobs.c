@@ -223,7 +223,7 @@ typedef struct jobs_total {
     double eps;
 } jobs_total_t;
 
-static void total(const fz_jobs_shared_t *sh, jobs_total_t *t)
+static void total(const fz_jobs_shared_t *sh, jobs_total_t *t, uint64_t secs)
 {
     memset(t, 0, sizeof *t);
     for (uint32_t i = 0; i < sh->n; i++) {
@@ -246,6 +246,8 @@ static void total(const fz_jobs_shared_t *sh, jobs_total_t *t)
         }
         t->died += s->state == FZ_JOB_DIED;
     }
+    if (!t->running && secs) /* all ended: the campaign's average */
+        t->eps = (double)t->execs / (double)secs;
 }
 
 static const char *state_word(const fz_jobs_slot_t *s, char *buf, size_t n)
@@ -270,7 +272,7 @@ static const char *state_word(const fz_jobs_slot_t *s, char *buf, size_t n)
 static void campaign_line(FILE *f, const fz_jobs_shared_t *sh, uint64_t secs)
 {
     jobs_total_t t;
-    total(sh, &t);
+    total(sh, &t, secs);
     fprintf(f,
             "[%llus] -j %u: execs %llu (%.0f/s), corpus %u, edges %u (best instance), crashes "
             "%llu, hangs %llu, finds passed %u (mean %llu ms), running %u/%u%s\n",
@@ -286,7 +288,7 @@ static void campaign_line(FILE *f, const fz_jobs_shared_t *sh, uint64_t secs)
 static void draw(const fz_cfg_t *cfg, const fz_jobs_shared_t *sh, uint64_t secs)
 {
     jobs_total_t t;
-    total(sh, &t);
+    total(sh, &t, secs);
     printf("\033[H  fz-fuzz %s -j %u  --  %s\033[K\n\n"
            "  run time   %lluh %02llum %02llus\033[K\n"
            "  execs      %llu  (%.0f/s)\033[K\n"
@@ -358,7 +360,7 @@ static void watch(fz_state_t *st, fz_jobs_shared_t *sh, uint64_t start)
         fputs("\033[?25l\033[2J", stdout);
     while (reap(sh, &st->cfg, stopping)) {
         jobs_total_t t;
-        total(sh, &t);
+        total(sh, &t, 0);
         if (!stopping && (*st->stop || (st->cfg.until_crash && t.new_crashes))) {
             stopping = 1;
             signal_all(sh, SIGINT);
@@ -384,7 +386,7 @@ static void watch(fz_state_t *st, fz_jobs_shared_t *sh, uint64_t start)
 static int finish(fz_state_t *st, fz_jobs_shared_t *sh, uint64_t start)
 {
     jobs_total_t t;
-    total(sh, &t);
+    total(sh, &t, 0);
     printf("fz-fuzz: %s. ", *st->stop ? "stopped by a signal" : "done");
     campaign_line(stdout, sh, (fz_now_ms() - start) / 1000);
     uint32_t failed = 0, crashed = 0;
