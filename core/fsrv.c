@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "fz-config.h"
-#include "core/util.h"
+#include "core/opts.h"
 #include "fz-protocol.h"
 
 /* Map size assumed for a target that does not report one: AFL's classic
@@ -658,11 +658,6 @@ fail:
     return -1;
 }
 
-void fz_fsrv_set_timeout(fz_fsrv_t *fs, uint32_t timeout_ms)
-{
-    fs->cfg.timeout_ms = timeout_ms ? timeout_ms : 1000;
-}
-
 static int deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
 {
     if (len > FZ_MAX_INPUT)
@@ -744,7 +739,7 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
     int status = 0, timed_out = 0;
     /* Poll with a growing sleep: blind mode pays a fork+exec per run
      * anyway, so a few hundred microseconds of latency do not matter. */
-    uint64_t deadline = t0 + (uint64_t)fs->cfg.timeout_ms * 1000u;
+    uint64_t deadline = t0 + (uint64_t)fs->run_timeout_ms * 1000u;
     useconds_t nap = 50;
     while (waitpid(pid, &status, WNOHANG) == 0) {
         if (now_us() >= deadline) {
@@ -808,7 +803,7 @@ static fz_run_result_t run_direct(fz_fsrv_t *fs, uint64_t t0)
     if (write_u32(fs->ctl_fd, seq))
         return run_error(fs, "asked to run");
     for (;;) {
-        int64_t left = (int64_t)fs->cfg.timeout_ms - (int64_t)(now_us() - t0) / 1000;
+        int64_t left = (int64_t)fs->run_timeout_ms - (int64_t)(now_us() - t0) / 1000;
         /* Without a known child the fork itself may be slow: allow for it
          * as the classic protocol does for the pid word. */
         if (fs->child_pid <= 0)
@@ -849,8 +844,9 @@ static fz_run_result_t run_direct(fz_fsrv_t *fs, uint64_t t0)
     }
 }
 
-fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
+fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint32_t timeout_ms)
 {
+    fs->run_timeout_ms = timeout_ms ? timeout_ms : fs->cfg.timeout_ms;
     memset(fs->trace_bits, 0, fs->map_size);
     if (deliver(fs, buf, len)) {
         snprintf(fs->errmsg, sizeof fs->errmsg, "cannot write the input to '%s': %s",
@@ -870,7 +866,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
     if (write_u32(fs->ctl_fd, (uint32_t)fs->last_killed))
         return run_error(fs, "asked to run");
     fs->last_killed = 0;
-    if (read_u32(fs->st_fd, &pid, (int)fs->cfg.timeout_ms + KILL_WAIT_MS))
+    if (read_u32(fs->st_fd, &pid, (int)fs->run_timeout_ms + KILL_WAIT_MS))
         return run_error(fs, "starting a child");
     if ((pid_t)pid <= 0)
         return run_error(fs, "starting a child (fork failed in the target)");
@@ -878,7 +874,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
         fs->total_forks++;
     fs->child_pid = (pid_t)pid;
 
-    int64_t left = (int64_t)fs->cfg.timeout_ms - (int64_t)(now_us() - t0) / 1000;
+    int64_t left = (int64_t)fs->run_timeout_ms - (int64_t)(now_us() - t0) / 1000;
     int r = read_u32(fs->st_fd, &status, left > 0 ? (int)left : 0);
     int timed_out = 0;
     if (r == 1) {

@@ -11,7 +11,7 @@
  *     fz_fsrv_cfg_t cfg; fz_fsrv_cfg_init(&cfg); cfg.argv = argv; ...
  *     fz_fsrv_t fs; char err[512];
  *     if (fz_fsrv_start(&fs, &cfg, err, sizeof err)) fz_die("%s", err);
- *     r = fz_fsrv_run(&fs, buf, len);   // fs.trace_bits[0..fs.map_size) raw counts
+ *     r = fz_fsrv_run(&fs, buf, len, 0);   // fs.trace_bits[0..fs.map_size) raw counts
  *     fz_fsrv_stop(&fs);
  */
 #ifndef FZ_FSRV_H
@@ -39,7 +39,7 @@ typedef enum {
 typedef struct {
     char **argv;            /* NULL-terminated target command; "@@" = input path */
     const char *input_path; /* -f FILE; NULL = a private temp file */
-    uint32_t timeout_ms;    /* per run; 0 = the default, 1000 ms */
+    uint32_t timeout_ms;    /* start-up (x HANDSHAKE_MULT) and the run default; 0 = 1000 ms */
     uint32_t mem_limit_mb;  /* RLIMIT_AS for the target; 0 = none */
     int blind;              /* -n: fork+exec per run, no handshake, no coverage */
     int debug_child;        /* keep the target's stdout/stderr (FZ_DEBUG_CHILD=1 or
@@ -68,6 +68,7 @@ typedef struct {
     int last_signal;       /* signal that killed it, 0 if none */
     int last_exit_code;    /* exit code if it exited, else -1 */
     uint64_t last_exec_us; /* wall time of the run, microseconds */
+    uint32_t run_timeout_ms; /* the timeout the last run had */
 
     /* Counters since start. */
     uint64_t total_execs;
@@ -114,13 +115,12 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg);
 int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t errlen);
 
 /* Runs the target once on buf: clears map[0..map_size), delivers the input,
- * waits up to the timeout (killing the child if it expires) and records
- * the outcome in fs->last_*.  The raw map is then in fs->trace_bits.
- * After FZ_RUN_ERROR the forkserver is gone; see fs->errmsg. */
-fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len);
-
-/* Changes the per-run timeout (e.g. after calibration). */
-void fz_fsrv_set_timeout(fz_fsrv_t *fs, uint32_t timeout_ms);
+ * waits up to timeout_ms (0 = cfg.timeout_ms; killing the child if it
+ * expires) and records the outcome in fs->last_*.  The raw map is then in
+ * fs->trace_bits.  After FZ_RUN_ERROR the forkserver is gone; see
+ * fs->errmsg.  Programs call it through core/exec.h, which owns the
+ * timeout in force and turns the outcome into a record. */
+fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint32_t timeout_ms);
 
 /* Kills the forkserver and any child, removes a private input file,
  * detaches the shared memory and restores the CPU affinity.  Safe to call

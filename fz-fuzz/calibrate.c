@@ -9,26 +9,26 @@
 #include <string.h>
 
 #include "core/coverage.h"
+#include "fz-fuzz/names.h"
 #include "fz-fuzz/status.h"
 #include "fz-log.h"
 
 /* Slots whose classified value differs from the first run's become
  * variable; each is counted once in stats.var_bytes. */
-static int mark_variable(fz_state_t *st)
+static int mark_variable(fz_state_t *st, const uint8_t *now)
 {
-    fz_exec_t *x = &st->exec;
-    const uint8_t *now = x->fs.trace_bits;
+    fz_calib_maps_t *c = &st->calib;
     int changed = 0;
-    for (uint32_t i = 0; i < x->map_size; i += 8) {
+    for (uint32_t i = 0; i < st->exec.map_size; i += 8) {
         uint64_t a, b;
         memcpy(&a, now + i, 8);
-        memcpy(&b, x->scratch + i, 8);
+        memcpy(&b, c->first + i, 8);
         if (a == b)
             continue;
         changed = 1;
         for (uint32_t k = i; k < i + 8; k++) {
-            if (now[k] != x->scratch[k] && !x->var_map[k]) {
-                x->var_map[k] = 1;
+            if (now[k] != c->first[k] && !c->var_map[k]) {
+                c->var_map[k] = 1;
                 st->stats.var_bytes++;
             }
         }
@@ -36,17 +36,18 @@ static int mark_variable(fz_state_t *st)
     return changed;
 }
 
-static uint32_t list_edges(fz_exec_t *x)
+static uint32_t list_edges(fz_state_t *st)
 {
+    fz_calib_maps_t *c = &st->calib;
     uint32_t n = 0;
-    for (uint32_t i = 0; i < x->map_size; i += 8) {
+    for (uint32_t i = 0; i < st->exec.map_size; i += 8) {
         uint64_t w;
-        memcpy(&w, x->scratch + i, 8);
+        memcpy(&w, c->first + i, 8);
         if (!w)
             continue;
         for (uint32_t k = i; k < i + 8; k++)
-            if (x->scratch[k])
-                x->edges[n++] = k;
+            if (c->first[k])
+                c->edges[n++] = k;
     }
     return n;
 }
@@ -59,39 +60,40 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *
     uint64_t sum = 0;
     int runs = 0;
     for (int i = 0; i < FZ_CALIB_RUNS; i++) {
-        fz_run_result_t r = fz_fsrv_run(&x->fs, buf, len);
+        fz_exec_rec_t rec;
+        fz_run_result_t r = fz_exec_run(x, buf, len, 0, &rec);
         if (r == FZ_RUN_ERROR)
-            fz_die("the target stopped answering during calibration: %s", x->fs.errmsg);
+            fz_die("the target stopped answering during calibration: %s", fz_exec_errmsg(x));
         if (i == 0)
             out->result = r;
         if (r != FZ_RUN_OK) {
-            out->signal = x->fs.last_signal;
+            out->signal = rec.signal;
             out->result = r;
             break;
         }
-        /* A stop request cuts calibration short: the runs so far still
-         * give a time and a map, and a slow target must not hold Ctrl-C
-         * for FZ_CALIB_RUNS more timeouts. */
-        if (i > 0 && *st->stop)
+        /* A stop request (or -V running out) cuts calibration short: the
+         * runs so far still give a time and a map, and a slow target must
+         * not hold Ctrl-C or the time limit for FZ_CALIB_RUNS more runs. */
+        if (i > 0 && (*st->stop || st->ui.time_up))
             break;
-        fz_cov_classify(x->fs.trace_bits, x->map_size);
         fz_status_tick(st);
         runs++;
-        sum += x->fs.last_exec_us;
-        if (x->fs.last_exec_us > out->max_us)
-            out->max_us = x->fs.last_exec_us;
+        sum += rec.exec_us;
+        if (rec.exec_us > out->max_us)
+            out->max_us = rec.exec_us;
+        if (!rec.map)
+            continue; /* blind mode: time only */
         if (i == 0)
-            memcpy(x->scratch, x->fs.trace_bits, x->map_size);
-        else if (mark_variable(st))
+            memcpy(st->calib.first, rec.map, x->map_size);
+        else if (mark_variable(st, rec.map))
             out->variable = 1;
     }
     out->exec_us = runs ? sum / runs : 0;
     if (out->result == FZ_RUN_OK) {
-        out->n_edges = list_edges(x);
+        out->n_edges = x->blind ? 0 : list_edges(st);
         if (out->max_us > st->stats.slowest_exec_us)
             st->stats.slowest_exec_us = out->max_us;
     }
-    x->stab_runs++;
     st->stats.calib_execs += x->fs.total_execs - before;
 }
 
@@ -104,14 +106,15 @@ static void add_seed(fz_state_t *st, const fz_file_t *f, const fz_calib_t *c)
     if (st->out.resumed)
         snprintf(name, sizeof(name), "%s", f->name);
     else
-        fz_queue_seed_name(name, sizeof(name), st->next_queue_id++, f->name);
+        fz_name_seed(name, sizeof(name), st->next_queue_id++, f->name);
     char *fname = strdup(name);
     if (!fname)
         fz_die("out of memory");
     fz_entry_t *e =
-        fz_queue_add(&st->queue, fname, f->data, f->len, c->exec_us, st->exec.edges, c->n_edges, 1);
+        fz_queue_add(&st->queue, fname, f->data, f->len, c->exec_us, st->calib.edges, c->n_edges, 1);
     e->var_behavior = c->variable;
-    fz_cov_new_bits(st->exec.virgin, st->exec.scratch, st->exec.map_size);
+    if (!st->exec.blind)
+        fz_exec_mark_seen(&st->exec, FZ_VIRGIN_QUEUE, st->calib.first);
 }
 
 void fz_calibrate_save_seeds(fz_state_t *st)
@@ -181,8 +184,7 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
             "any input: run it by hand on a seed, fix it, or start from inputs that do not crash",
             first_crash ? first_crash : "?", first_sig);
     if (!st->cfg.timeout_ms) {
-        st->exec.timeout_ms = default_timeout(slowest);
-        fz_fsrv_set_timeout(&st->exec.fs, st->exec.timeout_ms);
+        fz_exec_set_timeout(&st->exec, default_timeout(slowest));
     }
     if (st->queue.n_seen == 0 && !st->cfg.blind)
         fz_warn("no seed reached any instrumented code; is the target built with fz-cc, and "

@@ -32,13 +32,14 @@ typedef struct fz_calib {
     int signal;             /* the crash signal, if result is FZ_RUN_CRASH */
     uint64_t exec_us;       /* mean run time */
     uint64_t max_us;        /* slowest run */
-    uint32_t n_edges;       /* slots hit by the first run, listed in st->exec.edges */
+    uint32_t n_edges;       /* slots hit by the first run, listed in st->calib.edges */
     int variable;           /* some slot changed between runs */
 } fz_calib_t;
 
-/* Run buf FZ_CALIB_RUNS times (once if the first run crashes or hangs).
- * Leaves the first run's classified map in st->exec.scratch and its slot
- * list in st->exec.edges, and marks changing slots in st->exec.var_map. */
+/* Run buf FZ_CALIB_RUNS times (once if the first run crashes or hangs,
+ * fewer on a stop signal or when -V is up).  Leaves the first run's
+ * classified map in st->calib.first and its slot list in st->calib.edges,
+ * and marks changing slots in st->calib.var_map. */
 void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *out);
 
 /* Calibrate every seed, add the good ones to the queue (in memory only),

@@ -23,7 +23,7 @@
 #include "fz-fuzz/outdir.h"
 #include "fz-log.h"
 #include "fz-sha1.h"
-#include "fz-fuzz/queue.h"
+#include "fz-fuzz/names.h"
 #include "fz-fuzz/stats.h"
 
 #define REPORT_MAX (64u << 10) /* bytes of the target's stderr kept */
@@ -323,7 +323,7 @@ void fz_crashinfo_dir(const fz_cfg_t *cfg, const char *dir, uint32_t from_id, ui
     char **names = NULL;
     size_t n = 0;
     for (struct dirent *e; (e = readdir(d));) {
-        long id = strncmp(e->d_name, "id:", 3) ? -1 : fz_queue_name_id(e->d_name);
+        long id = strncmp(e->d_name, "id:", 3) ? -1 : fz_name_id(e->d_name);
         if (id < (long)from_id)
             continue;
         char **t = realloc(names, (n + 1) * sizeof *names);

@@ -16,6 +16,7 @@
 #include "core/coverage.h"
 #include "core/minimize.h"
 #include "fz-fuzz/status.h"
+#include "fz-fuzz/names.h"
 #include "fz-fuzz/sync.h"
 #include "fz-fuzz/triage.h"
 #include "fz-log.h"
@@ -44,11 +45,20 @@ int fz_fuzz_min_poll(void *ctx)
     return *st->stop || st->ui.time_up;
 }
 
+int fz_fuzz_name(const fz_state_t *st, char *buf, size_t n, uint32_t id, int sig,
+                 const fz_origin_t *o, int new_edge)
+{
+    fz_origin_t named = *o;
+    if (!o->peer)
+        named.src = st->queue.e[o->src]->file_id; /* names carry the parent's file id */
+    return fz_name_find(buf, n, id, sig, &named, fz_now_ms() - st->stats.start_ms,
+                        fz_state_execs(st), new_edge);
+}
+
 /* Shrink a new entry while it keeps the bits it adds (mask); *buf and
  * *len become the minimizer's output when that worked. */
 static void minimize_entry(fz_state_t *st, const uint8_t **buf, uint32_t *len, const uint8_t *mask)
 {
-    fz_exec_t *x = &st->exec;
     fz_min_cfg_t mc = {.mode = FZ_MIN_COVERAGE,
                        .want_bits = mask,
                        .max_execs = FZ_ENTRY_MIN_EXECS,
@@ -56,42 +66,41 @@ static void minimize_entry(fz_state_t *st, const uint8_t **buf, uint32_t *len, c
                        .poll_ctx = st};
     fz_min_stats_t ms = {0};
     size_t out_len = *len;
-    fz_min_result_t r = fz_minimize(&x->fs, &mc, *buf, *len, x->min_buf, &out_len, &ms);
+    fz_min_result_t r = fz_minimize(&st->exec, &mc, *buf, *len, st->min_buf, &out_len, &ms);
     st->stats.min_execs += ms.execs;
     if (r == FZ_MIN_ERROR)
-        fz_die("the target stopped answering while minimizing an input: %s", x->fs.errmsg);
+        fz_die("the target stopped answering while minimizing an input: %s",
+               fz_exec_errmsg(&st->exec));
     if (r == FZ_MIN_OK) {
-        *buf = x->min_buf;
+        *buf = st->min_buf;
         *len = (uint32_t)out_len;
     }
 }
 
 /* A new entry: minimize it keeping the bits it adds (mask), calibrate the
- * result, add it to the queue and save it.  Another instance's file being
- * synced (st->sync.peer) is kept as it is: its finder minimized it already,
- * and an import byte-identical to its source is easy to trace. */
+ * result, add it to the queue and save it.  Another instance's file (o->peer)
+ * is kept as it is: its finder minimized it already, and an import
+ * byte-identical to its source is easy to trace. */
 static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const uint8_t *mask,
-                      int kind, uint32_t src, const char *op)
+                      int kind, const fz_origin_t *o)
 {
-    fz_exec_t *x = &st->exec;
-    if (!st->sync.peer)
+    if (!o->peer)
         minimize_entry(st, &buf, &len, mask);
     fz_calib_t c;
     fz_calibrate(st, buf, len, &c);
 
     char name[256];
-    fz_sync_find_name(st, name, sizeof(name), st->next_queue_id++, 0, src, op,
-                      kind == FZ_COV_NEW_EDGE);
+    fz_fuzz_name(st, name, sizeof(name), st->next_queue_id++, 0, o, kind == FZ_COV_NEW_EDGE);
     char *fname = strdup(name);
     if (!fname)
         fz_die("out of memory");
-    uint32_t depth = st->sync.peer ? 1 : st->queue.e[src]->depth + 1;
-    fz_entry_t *e = fz_queue_add(&st->queue, fname, buf, len, c.exec_us ? c.exec_us : 1, x->edges,
-                                 c.result == FZ_RUN_OK ? c.n_edges : 0, depth);
+    uint32_t depth = o->peer ? 1 : st->queue.e[o->src]->depth + 1;
+    fz_entry_t *e = fz_queue_add(&st->queue, fname, buf, len, c.exec_us ? c.exec_us : 1,
+                                 st->calib.edges, c.result == FZ_RUN_OK ? c.n_edges : 0, depth);
     e->var_behavior = c.variable;
     fz_outdir_save(&st->out, "queue", name, buf, len);
     fz_jobs_share(st, name, st->next_queue_id - 1, buf, len); /* -j: to the others at once */
-    if (st->sync.peer) {
+    if (o->peer) {
         st->stats.corpus_imported++; /* a peer's find, counted apart as AFL++ does */
         return;
     }
@@ -99,37 +108,33 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const ui
     st->stats.last_find_ms = fz_now_ms();
 }
 
-int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)
+int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
 {
     fz_exec_t *x = &st->exec;
-    fz_run_result_t r = fz_fsrv_run(&x->fs, buf, len);
+    fz_exec_rec_t rec;
     int grew = 0;
-    switch (r) {
+    switch (fz_exec_run(x, buf, len, 0, &rec)) {
     case FZ_RUN_ERROR:
         fz_stats_write(st);
-        fz_die("the target stopped answering: %s", x->fs.errmsg);
+        fz_die("the target stopped answering: %s", fz_exec_errmsg(x));
     case FZ_RUN_CRASH:
-        fz_triage_crash(st, buf, len, src, op);
+        fz_triage_crash(st, buf, len, &rec, o);
         break;
     case FZ_RUN_HANG:
-        fz_triage_hang(st, buf, len, src, op);
+        fz_triage_hang(st, buf, len, &rec, o);
         break;
     case FZ_RUN_OK:
-        if (x->fs.last_exec_us > st->stats.slowest_exec_us)
-            st->stats.slowest_exec_us = x->fs.last_exec_us;
-        if (st->cfg.blind)
+        if (rec.exec_us > st->stats.slowest_exec_us)
+            st->stats.slowest_exec_us = rec.exec_us;
+        if (!rec.new_bits)
             break;
-        fz_cov_classify(x->fs.trace_bits, x->map_size);
-        if (!fz_cov_has_new_bits(x->virgin, x->fs.trace_bits, x->map_size))
-            break;
-        /* The mask must be taken before new_bits marks the bits as seen. */
-        fz_cov_new_mask(x->virgin, x->fs.trace_bits, x->scratch, x->map_size);
-        int kind = fz_cov_new_bits(x->virgin, x->fs.trace_bits, x->map_size);
+        /* The mask (what this input adds) is the minimizer's target; the
+         * record's map is gone with the next run, so it is copied now. */
         uint8_t *mask = malloc(x->map_size);
         if (!mask)
             fz_die("out of memory");
-        memcpy(mask, x->scratch, x->map_size);
-        add_entry(st, buf, len, mask, kind, src, op);
+        int kind = fz_exec_commit(x, &rec, mask);
+        add_entry(st, buf, len, mask, kind, o);
         free(mask);
         grew = 1;
         break;
@@ -154,7 +159,8 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     uint32_t rounds = e->was_fuzzed ? FZ_HAVOC_ROUNDS : 2 * FZ_HAVOC_ROUNDS;
     for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st); i++) {
         size_t len = fz_chain_next(&chain);
-        fz_fuzz_run_one(st, buf, (uint32_t)len, e->id, fz_chain_stage(&chain));
+        fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
+        fz_fuzz_run_one(st, buf, (uint32_t)len, &o);
     }
 }
 
@@ -179,6 +185,7 @@ static void det_walk(fz_state_t *st, fz_entry_t *e, uint8_t *buf, int k_from, in
     if (e->was_fuzzed)
         return;
     uint32_t n = e->len < FZ_DET_MAX_BYTES ? e->len : FZ_DET_MAX_BYTES;
+    fz_origin_t o = {.op = op, .src = e->id};
     memcpy(buf, e->data, e->len);
     for (uint32_t i = 0; i < n && !fz_fuzz_should_stop(st); i++) {
         uint8_t orig = buf[i];
@@ -187,7 +194,7 @@ static void det_walk(fz_state_t *st, fz_entry_t *e, uint8_t *buf, int k_from, in
             if (v == orig || (k >= 10 && (v ^ orig) && !((v ^ orig) & ((v ^ orig) - 1))))
                 continue; /* no change, or a value the bit flips already tried */
             buf[i] = v;
-            fz_fuzz_run_one(st, buf, e->len, e->id, op);
+            fz_fuzz_run_one(st, buf, e->len, &o);
         }
         buf[i] = orig;
     }
@@ -202,6 +209,7 @@ static void stage_sweep(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
 {
     if (e->was_fuzzed || e->len > FZ_SWEEP_MAX_BYTES)
         return;
+    fz_origin_t o = {.op = "sweep", .src = e->id};
     memcpy(buf, e->data, e->len);
     for (uint32_t i = 0; i < e->len && !fz_fuzz_should_stop(st); i++) {
         uint8_t orig = buf[i];
@@ -211,7 +219,7 @@ static void stage_sweep(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
                 (uint8_t)(orig - 1) == v)
                 continue; /* unchanged, or already run by flip1 / arith8 */
             buf[i] = (uint8_t)v;
-            fz_fuzz_run_one(st, buf, e->len, e->id, "sweep");
+            fz_fuzz_run_one(st, buf, e->len, &o);
         }
         buf[i] = orig;
     }

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "fz-fuzz/names.h"
 #include "fz-fuzz/state.h"
 
 /* Candidates per turn of an entry.  AFL's havoc does 256 x a performance
@@ -29,10 +30,17 @@
  * small inputs, and larger ones stop early rather than stall the loop). */
 #define FZ_ENTRY_MIN_EXECS 256
 
-/* Run buf once, judge the result and save it: crash/hang via triage, new
- * coverage into the queue (minimized, calibrated).  src and op name its
- * origin for the file name.  Returns 1 if the queue grew. */
-int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op);
+/* Run buf once, judge the record and save what is new: crash/hang via
+ * triage, new coverage into the queue (minimized unless it is a peer's,
+ * calibrated).  o says where buf came from (stage, parent, peer) for the
+ * file name and the entry's depth.  Returns 1 if the queue grew. */
+int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
+
+/* The file name of a find (queue entry, crash or hang; sig > 0 for a
+ * crash) from its origin (o->src a queue id), with the time and exec count
+ * of now: fz_name_find in the running campaign. */
+int fz_fuzz_name(const fz_state_t *st, char *buf, size_t n, uint32_t id, int sig,
+                 const fz_origin_t *o, int new_edge);
 
 /* Non-zero with --until-crash once this run saved a crash. */
 int fz_fuzz_found_crash(const fz_state_t *st);

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "core/opts.h"
 #include "fz-config.h"
 #include "fz-fuzz/crashinfo.h"
 #include "fz-fuzz/fuzz.h"
@@ -118,8 +118,10 @@ void fz_jobs_take(fz_state_t *st)
         char name[sizeof f->name];
         memcpy(name, f->name, sizeof name);
         int inline_data = len <= FZ_JOBS_INLINE;
+        if (!l->buf && !(l->buf = malloc(FZ_JOBS_INLINE)))
+            fz_die("out of memory");
         if (inline_data)
-            memcpy(st->sync.buf, f->data, len);
+            memcpy(l->buf, f->data, len);
         if (__atomic_load_n(&f->seq, __ATOMIC_ACQUIRE) != seq) {
             l->next++; /* overwritten while copying */
             continue;
@@ -128,7 +130,7 @@ void fz_jobs_take(fz_state_t *st)
         if (from == l->self || from >= sh->n)
             continue;
         fz_sync_direct(st, sh->slot[from].name, id, from_sibling(sh, name),
-                       inline_data ? st->sync.buf : NULL, len);
+                       inline_data ? l->buf : NULL, len);
         fz_jobs_slot_t *s = &sh->slot[l->self];
         uint64_t ms = fz_now_ms() - at;
         s->passed++;

@@ -80,6 +80,7 @@ typedef struct fz_jobs_link {
     uint32_t self;      /* this instance's index */
     uint64_t next;      /* the next ring number to read */
     uint64_t last_pub;  /* when this instance last published its counters */
+    uint8_t *buf;       /* FZ_JOBS_INLINE bytes: a find copied out of the ring */
 } fz_jobs_link_t;
 
 struct fz_state;

@@ -144,48 +144,39 @@ static void write_setup_files(fz_state_t *st)
     free(buf);
 }
 
-static uint8_t *xalloc_map(size_t n, int fill)
+static uint8_t *xalloc_map(size_t n)
 {
     /* Coverage functions read 64-bit words: keep maps 8-byte aligned. */
     uint8_t *p = NULL;
     if (posix_memalign((void **)&p, 64, n ? n : 64) != 0)
         fz_die("out of memory (%zu bytes for a coverage map)", n);
-    memset(p, fill, n ? n : 64);
+    memset(p, 0, n ? n : 64);
     return p;
 }
 
 static void setup_exec(fz_state_t *st)
 {
-    fz_exec_t *x = &st->exec;
     fz_fsrv_cfg_t fcfg;
     fsrv_config(&st->cfg, &fcfg);
     char err[512];
-    if (fz_fsrv_start(&x->fs, &fcfg, err, sizeof(err)) != 0)
+    if (fz_exec_start(&st->exec, &fcfg, FZ_EXEC_VIRGIN, err, sizeof(err)) != 0)
         fz_die("%s", err);
-    x->timeout_ms = fcfg.timeout_ms;
-    x->map_size = x->fs.map_size;
-    size_t m = x->map_size;
-    x->virgin = xalloc_map(m, 0xff);
-    x->virgin_crash = xalloc_map(m, 0xff);
-    x->virgin_hang = xalloc_map(m, 0xff);
-    x->var_map = xalloc_map(m, 0);
-    x->scratch = xalloc_map(m, 0);
-    x->edges = malloc((m ? m : 1) * sizeof(uint32_t));
-    x->min_buf = malloc(FZ_MAX_INPUT);
-    if (!x->edges || !x->min_buf)
+    size_t m = st->exec.map_size;
+    st->calib.first = xalloc_map(m);
+    st->calib.var_map = xalloc_map(m);
+    st->calib.edges = malloc((m ? m : 1) * sizeof(uint32_t));
+    st->min_buf = malloc(FZ_MAX_INPUT);
+    if (!st->calib.edges || !st->min_buf)
         fz_die("out of memory");
 }
 
-static void free_exec(fz_exec_t *x)
+static void free_exec(fz_state_t *st)
 {
-    fz_fsrv_stop(&x->fs);
-    free(x->virgin);
-    free(x->virgin_crash);
-    free(x->virgin_hang);
-    free(x->var_map);
-    free(x->scratch);
-    free(x->edges);
-    free(x->min_buf);
+    fz_exec_stop(&st->exec);
+    free(st->calib.first);
+    free(st->calib.var_map);
+    free(st->calib.edges);
+    free(st->min_buf);
 }
 
 /* Open the output directory; when resuming, replace the seeds (already
@@ -305,7 +296,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
                "are fixed; fz-fuzz --replay %s/crashes lists them)\n",
                still, st->out.dir);
     found |= still > 0;
-    free_exec(&st->exec);
+    free_exec(st);
     fz_sync_free(&st->sync);
     fz_queue_free(&st->queue);
     fz_dict_free(&st->dict);

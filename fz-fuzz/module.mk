@@ -1,7 +1,7 @@
 # fz-fuzz/module.mk - the fuzzer, bin/fz-fuzz, and its unit tests.  It
 # links the execution core and the mutation engine by their fixed paths.
 
-FUZZ_SRCS := fz-fuzz/options.c fz-fuzz/queue.c fz-fuzz/outdir.c fz-fuzz/stats.c \
+FUZZ_SRCS := fz-fuzz/options.c fz-fuzz/names.c fz-fuzz/queue.c fz-fuzz/outdir.c fz-fuzz/stats.c \
 	fz-fuzz/status.c fz-fuzz/diag.c fz-fuzz/resume.c fz-fuzz/calibrate.c fz-fuzz/triage.c fz-fuzz/fuzz.c fz-fuzz/replay.c
 FUZZ_SRCS += fz-fuzz/sync.c fz-fuzz/dictfile.c fz-fuzz/jobs.c fz-fuzz/crashinfo.c
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(OBJ)/%.o)
@@ -17,11 +17,11 @@ FUZZ_TESTS := $(OBJ)/tests/check_queue $(OBJ)/tests/check_options $(OBJ)/tests/c
 FUZZ_TESTS += $(OBJ)/tests/check_sync
 UNIT_TESTS += $(FUZZ_TESTS)
 
-$(OBJ)/tests/check_queue: tests/check_queue.c $(OBJ)/fz-fuzz/queue.o
+$(OBJ)/tests/check_queue: tests/check_queue.c $(OBJ)/fz-fuzz/queue.o $(OBJ)/fz-fuzz/names.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 
-$(OBJ)/tests/check_options: tests/check_options.c $(OBJ)/fz-fuzz/options.o $(OBJ)/core/util.o
+$(OBJ)/tests/check_options: tests/check_options.c $(OBJ)/fz-fuzz/options.o $(OBJ)/core/opts.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 

@@ -14,7 +14,7 @@
 
 #include "fz-config.h"
 #include "fz-fuzz/sync.h"
-#include "core/util.h"
+#include "core/opts.h"
 
 /* How a row stores its value. */
 enum opt_kind {

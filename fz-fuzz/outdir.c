@@ -14,21 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fz-fuzz/queue.h"
-#include "core/util.h"
+#include "core/fileio.h"
+#include "fz-fuzz/names.h"
 #include "fz-log.h"
 
 #define LOCK_NAME ".fz.lock"
-
-static char *path_join(const char *a, const char *b)
-{
-    size_t n = strlen(a) + strlen(b) + 2;
-    char *p = malloc(n);
-    if (!p)
-        fz_die("out of memory");
-    snprintf(p, n, "%s%s%s", a, b[0] ? "/" : "", b);
-    return p;
-}
 
 static void make_dir(const char *path, const char *what)
 {
@@ -56,7 +46,7 @@ static long count_entries(const char *dir)
 
 static void take_lock(fz_outdir_t *od)
 {
-    char *lock = path_join(od->dir, LOCK_NAME);
+    char *lock = fz_path_join(od->dir, LOCK_NAME, NULL);
     int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
         fz_die("cannot open lock file '%s': %s; check permissions or use another -o", lock,
@@ -85,12 +75,12 @@ void fz_outdir_open(fz_outdir_t *od, const char *root, const char *name, int res
     memset(od, 0, sizeof(*od));
     od->lock_fd = -1;
     make_dir(root, "output directory");
-    od->dir = path_join(root, name);
+    od->dir = fz_path_join(root, name, NULL);
     make_dir(od->dir, "output directory");
     take_lock(od);
 
-    char *q = path_join(od->dir, "queue");
-    char *stats = path_join(od->dir, "fuzzer_stats");
+    char *q = fz_path_join(od->dir, "queue", NULL);
+    char *stats = fz_path_join(od->dir, "fuzzer_stats", NULL);
     long n = count_entries(q);
     int campaign = n > 0 || access(stats, F_OK) == 0;
     if (campaign && !resume)
@@ -102,7 +92,7 @@ void fz_outdir_open(fz_outdir_t *od, const char *root, const char *name, int res
     free(stats);
     const char *subs[] = {"queue", "crashes", "hangs"};
     for (int i = 0; i < 3; i++) {
-        char *p = path_join(od->dir, subs[i]);
+        char *p = fz_path_join(od->dir, subs[i], NULL);
         make_dir(p, "output directory");
         free(p);
     }
@@ -119,12 +109,8 @@ void fz_outdir_close(fz_outdir_t *od)
 
 int fz_write_atomic(const char *dir, const char *name, const void *data, size_t len)
 {
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *dst = malloc(n);
-    if (!dst)
-        fz_die("out of memory");
-    snprintf(dst, n, "%s/%s", dir, name);
-    int rc = fz_tool_write_atomic(dst, data, len, 0600) ? -errno : 0;
+    char *dst = fz_path_join(dir, name, NULL);
+    int rc = fz_file_write_atomic(dst, data, len, 0600) ? -errno : 0;
     free(dst);
     return rc;
 }
@@ -132,7 +118,7 @@ int fz_write_atomic(const char *dir, const char *name, const void *data, size_t 
 void fz_outdir_save(const fz_outdir_t *od, const char *sub, const char *name, const void *data,
                     size_t len)
 {
-    char *dir = path_join(od->dir, sub);
+    char *dir = fz_path_join(od->dir, sub, NULL);
     int rc = fz_write_atomic(dir, name, data, len);
     if (rc == -ENOSPC || rc == -EDQUOT)
         fz_die("disk full while writing '%s/%s'; free some space and resume with -i - "
@@ -150,33 +136,17 @@ static int cmp_file(const void *a, const void *b)
 
 static int read_file(const char *path, uint32_t max_len, fz_file_t *f)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || (uint64_t)st.st_size > max_len) {
-        close(fd);
-        return -EFBIG; /* grew since the caller's stat() */
-    }
-    f->len = (uint32_t)st.st_size;
-    f->data = malloc(f->len ? f->len : 1);
-    if (!f->data)
-        fz_die("out of memory");
-    ssize_t r = f->len ? read(fd, f->data, f->len) : 0;
-    int e = errno;
-    close(fd);
-    if (r != (ssize_t)f->len) {
-        free(f->data);
-        return r < 0 ? -e : -EIO;
-    }
-    return 0;
+    size_t len = 0;
+    f->data = fz_file_read(path, max_len, FZ_FILE_REGULAR, &len);
+    f->len = (uint32_t)len;
+    return f->data ? 0 : -errno; /* EFBIG: grew since the caller's stat() */
 }
 
 /* Adds one directory entry to files if it is a regular, non-empty file. */
 static void load_one(fz_files_t *files, const char *dir, const char *name, const char *what,
                      uint32_t max_len, int flags)
 {
-    char *path = path_join(dir, name);
+    char *path = fz_path_join(dir, name, NULL);
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
         free(path);
@@ -241,14 +211,14 @@ void fz_files_free(fz_files_t *files)
 
 uint32_t fz_outdir_next_id(const fz_outdir_t *od, const char *sub)
 {
-    char *dir = path_join(od->dir, sub);
+    char *dir = fz_path_join(od->dir, sub, NULL);
     DIR *d = opendir(dir);
     free(dir);
     uint32_t next = 0;
     if (!d)
         return 0;
     for (struct dirent *de; (de = readdir(d));) {
-        long id = fz_queue_name_id(de->d_name);
+        long id = fz_name_id(de->d_name);
         if (id >= 0 && (uint32_t)id + 1 > next)
             next = (uint32_t)id + 1;
     }

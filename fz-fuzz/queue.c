@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fz-fuzz/names.h"
 #include "fz-log.h"
 
 static void *xrealloc(void *p, size_t n)
@@ -76,7 +77,7 @@ fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32
     memset(e, 0, sizeof(*e));
     e->id = q->n;
     e->fname = fname;
-    long fid = fz_queue_name_id(fname);
+    long fid = fz_name_id(fname);
     e->file_id = fid >= 0 ? (uint32_t)fid : e->id;
     e->data = xrealloc(NULL, len);
     if (len)
@@ -157,38 +158,4 @@ uint32_t fz_queue_pending(const fz_queue_t *q, int favored_only)
         if (!q->e[i]->was_fuzzed && (!favored_only || q->e[i]->favored))
             n++;
     return n;
-}
-
-int fz_queue_seed_name(char *buf, size_t n, uint32_t id, const char *orig)
-{
-    const char *base = strrchr(orig, '/');
-    base = base ? base + 1 : orig;
-    int r = snprintf(buf, n, "id:%06u,time:0,execs:0,orig:%s", id, base);
-    /* A ',' in the original name would confuse tools that split on it. */
-    for (char *p = strstr(buf, "orig:"); p && *p; p++)
-        if (*p == ',')
-            *p = '_';
-    return r;
-}
-
-int fz_queue_find_name(char *buf, size_t n, uint32_t id, int sig, uint32_t src, uint64_t time_ms,
-                       uint64_t execs, const char *op, int new_edge)
-{
-    char sigpart[16] = "";
-    if (sig > 0)
-        snprintf(sigpart, sizeof(sigpart), ",sig:%02d", sig);
-    return snprintf(buf, n, "id:%06u%s,src:%06u,time:%llu,execs:%llu,op:%s%s", id, sigpart, src,
-                    (unsigned long long)time_ms, (unsigned long long)execs, op,
-                    new_edge ? ",+cov" : "");
-}
-
-long fz_queue_name_id(const char *name)
-{
-    if (strncmp(name, "id:", 3) != 0)
-        return -1;
-    char *end;
-    long v = strtol(name + 3, &end, 10);
-    if (end == name + 3 || (*end && *end != ','))
-        return -1;
-    return v;
 }

@@ -72,16 +72,4 @@ fz_entry_t *fz_queue_next(fz_queue_t *q);
 /* Entries not fuzzed yet: all of them, and favored ones. */
 uint32_t fz_queue_pending(const fz_queue_t *q, int favored_only);
 
-/* AFL-style names.  A seed: "id:000000,time:0,execs:0,orig:NAME" (NAME with
- * any ',' or '/' replaced by '_').  A find: "id:000042,src:000007,time:1234,
- * execs:5678,op:havoc" plus ",+cov" when it reached a new edge (rather than
- * only a new count of a known edge).  A crash adds "sig:NN," after the id.
- * Return snprintf's value. */
-int fz_queue_seed_name(char *buf, size_t n, uint32_t id, const char *orig);
-int fz_queue_find_name(char *buf, size_t n, uint32_t id, int sig, uint32_t src, uint64_t time_ms,
-                       uint64_t execs, const char *op, int new_edge);
-
-/* The id in an AFL-style name ("id:000042,..." -> 42); -1 if there is none. */
-long fz_queue_name_id(const char *name);
-
 #endif

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/coverage.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
 
@@ -73,19 +72,15 @@ uint32_t fz_resume_known_crashes(fz_state_t *st)
         if (strncmp(files.f[i].name, "id:", 3) != 0)
             continue;
         ran++;
-        fz_run_result_t r = fz_fsrv_run(&x->fs, files.f[i].data, files.f[i].len);
+        fz_exec_rec_t rec;
+        fz_run_result_t r = fz_exec_run(x, files.f[i].data, files.f[i].len, 0, &rec);
         if (r == FZ_RUN_ERROR)
             fz_die("the target stopped answering while re-running saved crashes: %s",
-                   x->fs.errmsg);
+                   fz_exec_errmsg(x));
         if (r != FZ_RUN_CRASH)
             continue;
         still++;
-        if (st->cfg.blind) {
-            st->stats.blind_crash_sigs |= 1ull << (x->fs.last_signal & 63);
-            continue;
-        }
-        fz_cov_classify(x->fs.trace_bits, x->map_size);
-        fz_cov_new_bits(x->virgin_crash, x->fs.trace_bits, x->map_size);
+        fz_exec_commit(x, &rec, NULL); /* into the crash virgin map (blind: its signal) */
     }
     st->stats.calib_execs += ran;
     fz_files_free(&files);

@@ -149,7 +149,7 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->cur_item = st->cur_entry;
     r->pending_favs = fz_queue_pending(&st->queue, 1);
     r->pending_total = fz_queue_pending(&st->queue, 0);
-    r->edges_found = x->virgin ? (uint32_t)fz_cov_count_found(x->virgin, x->map_size) : 0;
+    r->edges_found = (uint32_t)fz_exec_edges_found(x);
     r->total_edges = x->map_size;
     r->var_byte_count = s->var_bytes;
     r->cpu_affinity = x->fs.bound_cpu;

@@ -33,8 +33,6 @@ typedef struct fz_stats {
     uint64_t cycles_wo_finds;  /* queue cycles completed without a new entry */
     uint64_t last_cycle;       /* queue cycle count when this was last updated */
     uint32_t found_at_cycle;   /* corpus_found when the cycle started */
-    uint64_t blind_crash_sigs; /* -n: signals already saved as crashes (bit per signal) */
-    uint64_t blind_hang_seen;  /* -n: a hang was saved */
     uint64_t last_plot_ms;     /* when plot_data last got a line */
     uint64_t last_stats_ms;    /* when fuzzer_stats was last written */
     uint64_t flaky_crashes;    /* unique crashes that did not crash again when

@@ -12,24 +12,7 @@
 #include "core/coverage.h"
 #include "fz-fuzz/fuzz.h"
 #include "core/minimize.h"
-#include "fz-fuzz/sync.h"
 #include "fz-log.h"
-
-/* Classifies the run's map and tests it against virgin (updating it).
- * Blind mode has no map, so the first event per key counts as new. */
-static int is_unique(fz_state_t *st, uint8_t *virgin, uint64_t *seen_keys, int key)
-{
-    fz_exec_t *x = &st->exec;
-    if (st->cfg.blind) {
-        uint64_t bit = 1ull << (key & 63);
-        if (*seen_keys & bit)
-            return 0;
-        *seen_keys |= bit;
-        return 1;
-    }
-    fz_cov_classify(x->fs.trace_bits, x->map_size);
-    return fz_cov_new_bits(virgin, x->fs.trace_bits, x->map_size) != FZ_COV_NOTHING;
-}
 
 /* The target command with each @@ replaced by repl (or, without @@, with
  * "< repl" appended when repl is given). */
@@ -80,13 +63,14 @@ static void write_readme(fz_state_t *st)
     fz_outdir_save(&st->out, "crashes", "README.txt", text, (size_t)n);
 }
 
-int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)
+int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
+                    const fz_origin_t *o)
 {
     fz_exec_t *x = &st->exec;
-    int sig = x->fs.last_signal;
+    int sig = rec->signal;
     st->stats.total_crashes++;
     st->stats.execs_at_last_crash = st->stats.prev_execs + fz_state_execs(st);
-    if (!is_unique(st, x->virgin_crash, &st->stats.blind_crash_sigs, sig))
+    if (!rec->new_bits || !fz_exec_commit(x, rec, NULL))
         return 0;
 
     fz_min_cfg_t mc = {.mode = FZ_MIN_CRASH,
@@ -97,12 +81,12 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     fz_min_stats_t ms = {0};
     size_t out_len = len;
     const uint8_t *save = buf;
-    fz_min_result_t r = fz_minimize(&x->fs, &mc, buf, len, x->min_buf, &out_len, &ms);
+    fz_min_result_t r = fz_minimize(x, &mc, buf, len, st->min_buf, &out_len, &ms);
     st->stats.min_execs += ms.execs;
     if (r == FZ_MIN_ERROR)
-        fz_die("the target stopped answering while minimizing a crash: %s", x->fs.errmsg);
+        fz_die("the target stopped answering while minimizing a crash: %s", fz_exec_errmsg(x));
     if (r == FZ_MIN_OK) {
-        save = x->min_buf;
+        save = st->min_buf;
     } else {
         /* It did not crash again when rerun: a flaky crash (timing, state
          * kept across runs, uninitialized memory).  As afl-fuzz does, save
@@ -116,7 +100,7 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
     }
 
     char name[256];
-    fz_sync_find_name(st, name, sizeof(name), st->next_crash_id++, sig, src, op, 0);
+    fz_fuzz_name(st, name, sizeof(name), st->next_crash_id++, sig, o, 0);
     if (!st->stats.saved_crashes)
         write_readme(st);
     fz_outdir_save(&st->out, "crashes", name, save, out_len);
@@ -128,37 +112,39 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t s
 
 /* A run can time out only because the machine was busy for a moment, so a
  * new hang is run once more with the longer hang timeout (as afl-fuzz
- * does) before it is saved.  Returns that run's result, or FZ_RUN_HANG
+ * does) before it is saved.  Returns that run's record, or rec itself
  * without a run when the timeout in force is already that long. */
-static fz_run_result_t confirm_hang(fz_state_t *st, const uint8_t *buf, uint32_t len)
+static fz_run_result_t confirm_hang(fz_state_t *st, const uint8_t *buf, uint32_t len,
+                                    const fz_exec_rec_t *rec, fz_exec_rec_t *again)
 {
-    fz_exec_t *x = &st->exec;
     uint32_t hang_ms = st->cfg.hang_ms ? st->cfg.hang_ms : FZ_HANG_CONFIRM_MS;
-    if (x->timeout_ms >= hang_ms)
+    *again = *rec;
+    if (rec->timeout_ms >= hang_ms)
         return FZ_RUN_HANG;
-    fz_fsrv_set_timeout(&x->fs, hang_ms);
-    fz_run_result_t r = fz_fsrv_run(&x->fs, buf, len);
-    fz_fsrv_set_timeout(&x->fs, x->timeout_ms);
+    fz_run_result_t r = fz_exec_run(&st->exec, buf, len, hang_ms, again);
     if (r == FZ_RUN_ERROR)
-        fz_die("the target stopped answering while confirming a hang: %s", x->fs.errmsg);
+        fz_die("the target stopped answering while confirming a hang: %s",
+               fz_exec_errmsg(&st->exec));
     return r;
 }
 
-int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)
+int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
+                   const fz_origin_t *o)
 {
     st->stats.total_hangs++;
-    if (!is_unique(st, st->exec.virgin_hang, &st->stats.blind_hang_seen, 0))
+    if (!rec->new_bits || !fz_exec_commit(&st->exec, rec, NULL))
         return 0;
-    switch (confirm_hang(st, buf, len)) {
+    fz_exec_rec_t again;
+    switch (confirm_hang(st, buf, len, rec, &again)) {
     case FZ_RUN_HANG:
         break;
     case FZ_RUN_CRASH: /* slow on the way to a crash */
-        return fz_triage_crash(st, buf, len, src, op);
+        return fz_triage_crash(st, buf, len, &again, o);
     default: /* finished given more time: slow, not hung */
         return 0;
     }
     char name[256];
-    fz_sync_find_name(st, name, sizeof(name), st->next_hang_id++, 0, src, op, 0);
+    fz_fuzz_name(st, name, sizeof(name), st->next_hang_id++, 0, o, 0);
     fz_outdir_save(&st->out, "hangs", name, buf, len);
     fz_crashinfo_artifact(&st->cfg, "timeout", buf, len); /* --artifact-prefix */
     st->stats.saved_hangs++;

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "fz-fuzz/names.h"
 #include "fz-fuzz/state.h"
 
 /* Most runs spent minimizing one crash; crashes are rare, so this can be
@@ -22,10 +23,13 @@
  * the per-run timeout is already longer. */
 #define FZ_HANG_CONFIRM_MS 1000
 
-/* Judge the run that just happened (st->exec.fs holds its raw map and
- * signal) on input buf; save it if unique.  src/op name where it came
- * from.  Returns 1 if a file was saved. */
-int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op);
-int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op);
+/* Judge the record of the run that just happened on input buf (its
+ * new_bits against the crash / hang virgin map) and save the input if it
+ * is unique.  o names where it came from.  Returns 1 if a file was
+ * saved. */
+int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
+                    const fz_origin_t *o);
+int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
+                   const fz_origin_t *o);
 
 #endif

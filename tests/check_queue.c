@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fz-fuzz/names.h"
 #include "fz-fuzz/queue.h"
 #include "tests/check-run.h"
 
@@ -20,18 +21,21 @@ static fz_entry_t *add(fz_queue_t *q, uint32_t len, uint64_t us, const uint32_t 
 START_TEST(test_names)
 {
     char b[256];
-    fz_queue_find_name(b, sizeof(b), 42, 0, 7, 1234, 5678, "havoc", 1);
+    fz_origin_t o = {.op = "havoc", .src = 7};
+    fz_name_find(b, sizeof(b), 42, 0, &o, 1234, 5678, 1);
     ck_assert_str_eq(b, "id:000042,src:000007,time:1234,execs:5678,op:havoc,+cov");
-    fz_queue_find_name(b, sizeof(b), 3, 0, 1, 5, 6, "splice", 0);
+    o = (fz_origin_t){.op = "splice", .src = 1};
+    fz_name_find(b, sizeof(b), 3, 0, &o, 5, 6, 0);
     ck_assert_str_eq(b, "id:000003,src:000001,time:5,execs:6,op:splice");
-    fz_queue_find_name(b, sizeof(b), 0, 11, 2, 10, 20, "havoc", 0);
+    o = (fz_origin_t){.op = "havoc", .src = 2};
+    fz_name_find(b, sizeof(b), 0, 11, &o, 10, 20, 0);
     ck_assert_str_eq(b, "id:000000,sig:11,src:000002,time:10,execs:20,op:havoc");
-    fz_queue_seed_name(b, sizeof(b), 0, "seeds/a,b.txt");
+    fz_name_seed(b, sizeof(b), 0, "seeds/a,b.txt");
     ck_assert_str_eq(b, "id:000000,time:0,execs:0,orig:a_b.txt");
-    ck_assert_int_eq(fz_queue_name_id("id:000042,src:000007"), 42);
-    ck_assert_int_eq(fz_queue_name_id("id:000009"), 9);
-    ck_assert_int_eq(fz_queue_name_id("README.txt"), -1);
-    ck_assert_int_eq(fz_queue_name_id("id:x"), -1);
+    ck_assert_int_eq(fz_name_id("id:000042,src:000007"), 42);
+    ck_assert_int_eq(fz_name_id("id:000009"), 9);
+    ck_assert_int_eq(fz_name_id("README.txt"), -1);
+    ck_assert_int_eq(fz_name_id("id:x"), -1);
 }
 END_TEST
 

@@ -1,8 +1,8 @@
 /*
- * util.c - helpers shared by fz-fuzz and the stand-alone tools (see util.h).
+ * fileio.c - whole-file reads, path joins and atomic writes (fileio.h).
  */
 #define _GNU_SOURCE
-#include "core/util.h"
+#include "core/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,26 +12,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fz-config.h"
 #include "fz-log.h"
 
-uint32_t fz_tool_parse_u32(const char *s, const char *flag, uint32_t min, uint32_t max)
+/* Reads fd to its end, growing the buffer; more than max_len (when not 0)
+ * bytes is EFBIG.  One spare byte is read past max_len to tell "exactly
+ * max_len" from "longer". */
+static uint8_t *read_all(int fd, size_t max_len, size_t hint, size_t *len)
 {
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (errno || end == s || *end || v < min || v > max || s[0] == '-')
-        fz_die("%s needs a number from %u to %u, not '%s'", flag, min, max, s);
-    return (uint32_t)v;
-}
-
-static uint8_t *read_all(int fd, size_t *len, size_t limit)
-{
-    size_t cap = 4096, n = 0;
+    size_t cap = hint + 1 > 4096 ? hint + 1 : 4096, n = 0;
     uint8_t *buf = malloc(cap);
     while (buf) {
         if (n == cap) {
-            uint8_t *nb = cap >= limit ? NULL : realloc(buf, cap * 2);
+            uint8_t *nb = realloc(buf, cap * 2);
             if (!nb)
                 break;
             buf = nb;
@@ -47,30 +39,57 @@ static uint8_t *read_all(int fd, size_t *len, size_t limit)
             return buf;
         }
         n += (size_t)r;
+        if (max_len && n > max_len) {
+            errno = EFBIG;
+            break;
+        }
     }
+    int e = errno;
     free(buf);
+    errno = e ? e : ENOMEM;
     return NULL;
 }
 
-uint8_t *fz_tool_read_fd(int fd, size_t *len)
+uint8_t *fz_file_read_fd(int fd, size_t max_len, size_t *len)
 {
-    uint8_t *b = read_all(fd, len, (size_t)FZ_MAX_INPUT * 2);
-    return b;
+    return read_all(fd, max_len, 0, len);
 }
 
-uint8_t *fz_tool_read_file(const char *path, size_t *len)
+uint8_t *fz_file_read(const char *path, size_t max_len, int flags, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK keeps open() from waiting for a FIFO's writer when only
+     * regular files are wanted; the fstat below then refuses it. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | ((flags & FZ_FILE_REGULAR) ? O_NONBLOCK : 0));
     if (fd < 0)
         return NULL;
-    uint8_t *b = read_all(fd, len, (size_t)1 << 31);
+    struct stat sb;
+    uint8_t *b = NULL;
+    if (fstat(fd, &sb) != 0) {
+        /* errno from fstat */
+    } else if ((flags & FZ_FILE_REGULAR) && !S_ISREG(sb.st_mode)) {
+        errno = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL;
+    } else if (S_ISREG(sb.st_mode) && max_len && (uint64_t)sb.st_size > max_len) {
+        errno = EFBIG;
+    } else {
+        b = read_all(fd, max_len, S_ISREG(sb.st_mode) ? (size_t)sb.st_size : 0, len);
+    }
     int e = errno;
     close(fd);
     errno = e;
     return b;
 }
 
-char *fz_tool_tmp_name(const char *path)
+char *fz_path_join(const char *a, const char *b, const char *c)
+{
+    size_t n = strlen(a) + strlen(b) + (c ? strlen(c) : 0) + 3;
+    char *p = malloc(n);
+    if (!p)
+        fz_die("out of memory");
+    snprintf(p, n, "%s%s%s%s%s", a, *b ? "/" : "", b, c ? "/" : "", c ? c : "");
+    return p;
+}
+
+char *fz_file_tmp_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     int dir_len = slash ? (int)(slash - path + 1) : 0;
@@ -115,12 +134,12 @@ static int write_in_place(const char *path, const uint8_t *p, size_t len)
     return close(fd);
 }
 
-int fz_tool_write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
+int fz_file_write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
 {
     struct stat sb;
     if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
         return write_in_place(path, buf, len);
-    char *tmp = fz_tool_tmp_name(path);
+    char *tmp = fz_file_tmp_name(path);
     if (!tmp)
         return -1;
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
@@ -142,26 +161,4 @@ fail:;
     free(tmp);
     errno = e;
     return -1;
-}
-
-int fz_env_flag(const char *fz_name, const char *afl_name)
-{
-    const char *names[2] = {fz_name, afl_name};
-    for (int i = 0; i < 2; i++) {
-        const char *v = names[i] ? getenv(names[i]) : NULL;
-        if (v && v[0] && strcmp(v, "0") != 0)
-            return 1;
-    }
-    return 0;
-}
-
-int fz_tool_exec_opt(int c, const char *arg, fz_fsrv_cfg_t *cfg)
-{
-    if (c == 't')
-        cfg->timeout_ms = fz_tool_parse_u32(arg, "-t", 1, 3600000);
-    else if (c == 'm')
-        cfg->mem_limit_mb = fz_tool_parse_u32(arg, "-m", 0, 1u << 30);
-    else
-        return 0;
-    return 1;
 }
