@@ -157,7 +157,9 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     fz_chain_t chain;
     fz_chain_init(&chain, &st->rng, &env, e->data, e->len, buf, FZ_MAX_INPUT);
     uint32_t rounds = e->was_fuzzed ? FZ_HAVOC_ROUNDS : 2 * FZ_HAVOC_ROUNDS;
-    for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st); i++) {
+    /* -j: another instance's find cuts the turn short, so it is taken
+     * between turns within a few runs rather than after hundreds. */
+    for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st) && !fz_jobs_pending(st); i++) {
         size_t len = fz_chain_next(&chain);
         fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
         fz_fuzz_run_one(st, buf, (uint32_t)len, &o);

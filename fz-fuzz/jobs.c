@@ -93,6 +93,19 @@ static int from_sibling(const fz_jobs_shared_t *sh, const char *name)
     return 0;
 }
 
+int fz_jobs_pending(const fz_state_t *st)
+{
+    const fz_jobs_link_t *l = &st->jobs;
+    if (!l->shared || l->shared->n < 2)
+        return 0;
+    uint64_t head = __atomic_load_n(&l->shared->head, __ATOMIC_ACQUIRE);
+    if (head <= l->next)
+        return 0;
+    /* Our own finds are in the ring too: only another's counts. */
+    const fz_jobs_find_t *f = &l->shared->ring[(head - 1) % FZ_JOBS_RING];
+    return head - l->next > 1 || f->from != l->self;
+}
+
 void fz_jobs_take(fz_state_t *st)
 {
     fz_jobs_link_t *l = &st->jobs;
@@ -277,10 +290,11 @@ static void campaign_line(FILE *f, const fz_jobs_shared_t *sh, uint64_t secs)
     total(sh, &t, secs);
     fprintf(f,
             "[%llus] -j %u: execs %llu (%.0f/s), corpus %u, edges %u (best instance), crashes "
-            "%llu, hangs %llu, finds passed %u (mean %llu ms), running %u/%u%s\n",
+            "%llu, hangs %llu, finds passed %u (mean %llu ms, max %llu ms), running %u/%u%s\n",
             (unsigned long long)secs, sh->n, (unsigned long long)t.execs, t.eps, t.corpus, t.edges,
             (unsigned long long)t.crashes, (unsigned long long)t.hangs, t.passed,
-            (unsigned long long)(t.passed ? t.pass_ms / t.passed : 0), t.running, sh->n,
+            (unsigned long long)(t.passed ? t.pass_ms / t.passed : 0),
+            (unsigned long long)t.pass_max, t.running, sh->n,
             t.died ? ", an instance DIED" : "");
     fflush(f);
 }

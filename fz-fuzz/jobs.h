@@ -103,4 +103,8 @@ void fz_jobs_share(struct fz_state *st, const char *name, uint32_t id, const uin
                    uint32_t len);
 void fz_jobs_take(struct fz_state *st);
 
+/* 1 if another instance published a find this one has not taken yet
+ * (one shared load; the havoc stage ends its turn early for it). */
+int fz_jobs_pending(const struct fz_state *st);
+
 #endif
