@@ -14,7 +14,7 @@ $(BIN)/fz-fuzz: $(OBJ)/fz-fuzz/main.o $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(OBJ)/lib
 
 # Unit tests (explicit rules, so no pattern rule of another fragment applies).
 FUZZ_TESTS := $(OBJ)/tests/check_queue $(OBJ)/tests/check_options $(OBJ)/tests/check_stats $(OBJ)/tests/check_diag
-FUZZ_TESTS += $(OBJ)/tests/check_sync
+FUZZ_TESTS += $(OBJ)/tests/check_sync $(OBJ)/tests/check_crashinfo
 UNIT_TESTS += $(FUZZ_TESTS)
 
 $(OBJ)/tests/check_queue: tests/check_queue.c $(OBJ)/fz-fuzz/queue.o $(OBJ)/fz-fuzz/names.o
@@ -22,6 +22,10 @@ $(OBJ)/tests/check_queue: tests/check_queue.c $(OBJ)/fz-fuzz/queue.o $(OBJ)/fz-f
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 
 $(OBJ)/tests/check_options: tests/check_options.c $(OBJ)/fz-fuzz/options.o $(OBJ)/core/opts.o
+	@mkdir -p $(dir $@)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+
+$(OBJ)/tests/check_crashinfo: tests/check_crashinfo.c $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 
