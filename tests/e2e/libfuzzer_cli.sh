@@ -54,6 +54,36 @@ grep -qP '^#\d+\tNEW ' lad.err || fail "no NEW lines"
 [ "$(ls c2 | wc -l)" -gt 3 ] || fail "lf_ladder's corpus did not grow"
 ok "-runs=20000: Done $n runs, $(ls c2 | wc -l) corpus files"
 
+# -jobs=2: two fz instances (fz-fuzz -j 2); the corpus gets both's finds.
+mkdir cj && printf 'x' >cj/x
+FZ_NO_AFFINITY=1 ./lad -jobs=2 -runs=20000 -seed=1 cj/ >/dev/null 2>jobs.err ||
+    { cat jobs.err; fail "-jobs=2 failed"; }
+grep -qE '^Done [0-9]+ runs' jobs.err || fail "-jobs=2: no Done line"
+[ "$(ls cj | wc -l)" -gt 3 ] || fail "-jobs=2: the corpus did not grow"
+ok "-jobs=2: $(ls cj | wc -l) corpus files"
+
+# -timeout=S: the first input that runs longer ends the run as libFuzzer's does.
+cat >hang.c <<'EOS'
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+    if (n >= 2 && d[0] == 'H' && d[1] == '!')
+        for (;;)
+            pause();
+    return 0;
+}
+EOS
+fzcc -O1 -fsanitize=fuzzer hang.c -o hangh || fail "cannot build hang.c"
+mkdir ch && printf 'H' >ch/a
+./hangh -timeout=1 -runs=50000 -seed=1 ch/ >/dev/null 2>hang.err
+rc=$?
+[ $rc = 70 ] || { cat hang.err; fail "-timeout=1 on a hanging input exited $rc, want 70"; }
+grep -q 'ERROR: libFuzzer: timeout after 1 seconds' hang.err || fail "no timeout report line"
+ls timeout-* >/dev/null 2>&1 || fail "no timeout-<sha1> artifact"
+ok "-timeout=1: timeout-<sha1>, exit 70"
+
 # --- -merge=1: only inputs that add coverage move into the first directory.
 mkdir mA mB && printf 'a' >mA/a && printf 'a' >mB/a2 && printf 'b' >mB/b1 && printf 'c' >mB/c && printf 'b' >mB/b2
 ./lad -merge=1 mA mB >/dev/null 2>merge.err || { cat merge.err; fail "-merge=1 failed"; }
