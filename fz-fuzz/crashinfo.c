@@ -19,7 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/fileio.h"
 #include "core/fsrv.h"
+#include "fz-config.h"
 #include "fz-fuzz/outdir.h"
 #include "fz-log.h"
 #include "fz-sha1.h"
@@ -220,30 +222,25 @@ static void on_stop(pid_t pid, int status, run_info_t *ri)
     ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
 }
 
-/* Runs the target on the file and fills ri. */
-static void run_crash(const fz_cfg_t *cfg, const char *path, run_info_t *ri)
+/* -f FILE: the target reads that file, so the crash goes there. */
+static int place_input(const fz_cfg_t *cfg, const char *path)
 {
-    memset(ri, 0, sizeof *ri);
-    ri->status = -1;
-    int named, pfd[2];
-    char **argv = make_argv(cfg, path, &named);
-    if (!argv || pipe2(pfd, O_CLOEXEC) != 0)
-        return;
-    if (cfg->input_file) { /* -f: the target reads this file */
-        char cmd[8192];
-        snprintf(cmd, sizeof cmd, "cp -- '%s' '%s'", path, cfg->input_file);
-        if (!strchr(path, '\'') && !strchr(cfg->input_file, '\'') && system(cmd) != 0)
-            return;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0)
-        child(cfg, argv, named ? NULL : path, pfd[1]);
-    close(pfd[1]);
-    ri->err = malloc(REPORT_MAX + 1);
+    if (!cfg->input_file)
+        return 0;
+    size_t len;
+    uint8_t *data = fz_file_read(path, FZ_MAX_INPUT, FZ_FILE_REGULAR, &len);
+    int bad = !data || fz_file_write_atomic(cfg->input_file, data, len, 0600) != 0;
+    free(data);
+    return bad ? -1 : 0;
+}
+
+/* Follows the traced child to its end (or the deadline), keeping its
+ * stderr from fd in ri->err. */
+static void collect(pid_t pid, int fd, run_info_t *ri)
+{
     uint64_t deadline = fz_now_ms() + FZ_CRASHINFO_TIMEOUT_MS;
     int open_pipe = 1;
-    while (pid > 0 && ri->err) {
+    for (;;) {
         int status;
         pid_t r = waitpid(pid, &status, WNOHANG | __WALL);
         if (r == pid && WIFSTOPPED(status)) {
@@ -252,32 +249,49 @@ static void run_crash(const fz_cfg_t *cfg, const char *path, run_info_t *ri)
         }
         if (r == pid) {
             ri->status = status;
-            break;
+            return;
         }
         if (fz_now_ms() > deadline) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, __WALL);
-            break;
+            return;
         }
-        struct pollfd p = {pfd[0], POLLIN, 0};
+        struct pollfd p = {fd, POLLIN, 0};
         if (open_pipe && poll(&p, 1, 5) > 0) {
             char tmp[4096];
-            ssize_t k = read(pfd[0], tmp, sizeof tmp);
-            if (k <= 0)
-                open_pipe = 0;
-            size_t room = REPORT_MAX - ri->err_len;
-            if (k > 0 && room) {
-                memcpy(ri->err + ri->err_len, tmp, (size_t)k < room ? (size_t)k : room);
-                ri->err_len += (size_t)k < room ? (size_t)k : room;
-            }
+            ssize_t k = read(fd, tmp, sizeof tmp);
+            size_t room = REPORT_MAX - ri->err_len, take = k > 0 ? (size_t)k : 0;
+            open_pipe = k > 0;
+            take = take < room ? take : room;
+            memcpy(ri->err + ri->err_len, tmp, take);
+            ri->err_len += take;
         } else if (!open_pipe) {
             usleep(2000);
         }
     }
-    if (ri->err)
-        ri->err[ri->err_len] = 0;
-    close(pfd[0]);
-    for (int i = 0; argv[i]; i++)
+}
+
+/* Runs the target on the file and fills ri. */
+static void run_crash(const fz_cfg_t *cfg, const char *path, run_info_t *ri)
+{
+    memset(ri, 0, sizeof *ri);
+    ri->status = -1;
+    int named, pfd[2];
+    if (place_input(cfg, path) != 0 || !(ri->err = malloc(REPORT_MAX + 1)))
+        return;
+    char **argv = make_argv(cfg, path, &named);
+    if (argv && pipe2(pfd, O_CLOEXEC) == 0) {
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0)
+            child(cfg, argv, named ? NULL : path, pfd[1]);
+        close(pfd[1]);
+        if (pid > 0)
+            collect(pid, pfd[0], ri);
+        close(pfd[0]);
+    }
+    ri->err[ri->err_len] = 0;
+    for (int i = 0; argv && i < cfg->target_argc; i++)
         free(argv[i]);
     free(argv);
 }
