@@ -21,6 +21,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/futex.h>
+#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +41,26 @@
 
 /* How long to wait for a killed child's status before giving up. */
 #define KILL_WAIT_MS 5000
+
+/* Direct mode on two CPUs: polls of the other side's word before a side
+ * sleeps on it.  A poll with the pause instruction takes 30-150 cycles, so
+ * this is some tens of microseconds: longer than a fast harness's run or
+ * the fuzzer's work between two runs, short enough that a slow target
+ * costs little spinning.  A futex wake-up across CPUs costs an
+ * inter-processor interrupt, 50-60 us on the development VM. */
+#define SPIN_POLLS 4096
+
+/* Direct mode on two CPUs is checked every SPLIT_WINDOW runs: when more
+ * than one run in SPLIT_GIVE_UP needed a sleep, spinning does not pay and
+ * the target goes back to the fuzzer's CPU. */
+#define SPLIT_WINDOW 4096
+#define SPLIT_GIVE_UP 8
+
+/* By default the target gets a CPU of its own only when this many CPUs
+ * (ours included) are free: taking two of two would leave a campaign
+ * started later none (afl-fuzz then refuses to start).  FZ_SPIN=1 takes a
+ * second free CPU whenever there is one. */
+#define SPLIT_FREE_MIN 3
 
 /* The sanitizer defaults give a report that ends in SIGABRT, which the
  * fuzzer counts as a crash, instead of an exit code it would not.  Leak
@@ -67,6 +89,8 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg)
     cfg->timeout_ms = 1000;
     cfg->no_direct = fz_env_flag("FZ_NO_DIRECT", NULL);
     cfg->no_affinity = fz_env_flag("FZ_NO_AFFINITY", "AFL_NO_AFFINITY");
+    const char *spin = getenv("FZ_SPIN");
+    cfg->spin = spin && *spin ? (*spin != '0') : -1;
     cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
 }
 
@@ -200,6 +224,10 @@ static void set_child_env(const fz_fsrv_t *fs)
         if (fs->shm.diag) {
             snprintf(num, sizeof num, "%d", fs->shm.diag_id);
             setenv(FZ_ENV_DIAG_SHM_ID, num, 1);
+        }
+        if (fs->shm.ctl) {
+            snprintf(num, sizeof num, "%d", fs->shm.ctl_id);
+            setenv(FZ_ENV_CTL_SHM_ID, num, 1);
         }
         if (fs->persistent)
             setenv(FZ_ENV_PERSISTENT, "1", 1);
@@ -363,6 +391,50 @@ static void bind_cpu(fz_fsrv_t *fs)
         memcpy(fs->saved_cpus, &cur, sizeof cur);
         fs->bound_cpu = pick;
     }
+}
+
+/* Direct mode: gives the forkserver (and so every child it forks) a free
+ * CPU other than ours and lets both sides spin; see fsrv.h. */
+static void split_cpus(fz_fsrv_t *fs)
+{
+    cpu_set_t allowed, taken, one;
+    if (fs->cfg.spin == 0 || fs->bound_cpu < 0)
+        return;
+    memcpy(&allowed, fs->saved_cpus, sizeof allowed);
+    cpus_taken(&taken);
+    int pick = -1, free_cpus = 1; /* ours */
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (c == fs->bound_cpu || !CPU_ISSET(c, &allowed) || CPU_ISSET(c, &taken))
+            continue;
+        free_cpus++;
+        if (pick < 0)
+            pick = c;
+    }
+    if (pick < 0 || (fs->cfg.spin < 0 && free_cpus < (int)SPLIT_FREE_MIN))
+        return;
+    CPU_ZERO(&one);
+    CPU_SET(pick, &one);
+    if (sched_setaffinity(fs->fsrv_pid, sizeof one, &one) != 0)
+        return;
+    fs->target_cpu = pick;
+    fs->spin = SPIN_POLLS;
+    __atomic_store_n(&fs->shm.ctl->spin, SPIN_POLLS, __ATOMIC_SEQ_CST);
+}
+
+/* Spinning did not pay: the target joins our CPU and nobody spins.  The
+ * live child is moved too; later children inherit the forkserver's CPU. */
+static void join_cpus(fz_fsrv_t *fs)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(fs->bound_cpu, &one);
+    __atomic_store_n(&fs->shm.ctl->spin, 0, __ATOMIC_SEQ_CST);
+    fs->spin = 0;
+    fs->target_cpu = -1;
+    sched_setaffinity(fs->fsrv_pid, sizeof one, &one);
+    pid_t child = (pid_t)__atomic_load_n(&fs->shm.ctl->pid, __ATOMIC_SEQ_CST);
+    if (child > 0)
+        sched_setaffinity(child, sizeof one, &one);
 }
 
 /* Explains why the handshake did not happen. */
@@ -622,7 +694,7 @@ int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t err
     fs->ctl_fd = fs->st_fd = fs->input_fd = fs->dev_null_fd = -1;
     fs->shm.map_id = fs->shm.fuzz_id = -1;
     fs->handshake_version = cfg->blind ? -1 : 0;
-    fs->bound_cpu = -1;
+    fs->bound_cpu = fs->target_cpu = -1;
     if (!cfg->argv || !cfg->argv[0]) {
         snprintf(err, errlen, "no target program given; put it after --, e.g. -- ./target @@");
         return -1;
@@ -652,6 +724,8 @@ int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t err
     }
     if (start_server(fs, err, errlen))
         goto fail;
+    if (fs->direct)
+        split_cpus(fs);
     return 0;
 fail:
     fz_fsrv_stop(fs);
@@ -757,97 +831,120 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
     return judge(fs, status, timed_out);
 }
 
-/* Reads the rest of a FZ_FS_DIRECT_DIED message: pid and wait status. */
-static int read_died(fz_fsrv_t *fs, uint32_t *pid, uint32_t *status)
+static uint32_t ld(volatile uint32_t *w)
 {
-    return read_u32(fs->st_fd, pid, KILL_WAIT_MS) || read_u32(fs->st_fd, status, KILL_WAIT_MS);
+    return __atomic_load_n(w, __ATOMIC_SEQ_CST);
 }
 
-/* After a timeout in direct mode: kills the child and reads until the
- * forkserver reports that child's death, so nothing from it is left in
- * the pipe.  A new child announced meanwhile (the old one had ended
- * between runs) is the one running this input: it is killed too. */
-static fz_run_result_t direct_kill(fz_fsrv_t *fs)
+/* Direct mode: waits until the control page's answer is for run seq, or
+ * until deadline (now_us() clock).  Spins first when the target has its
+ * own CPU, then sleeps on the word; the flag beside it tells the target
+ * to wake us (the protocol in include/fz-protocol.h).  Returns the answer,
+ * or 0 at the deadline.  *slept says whether it had to sleep. */
+static uint32_t wait_ans(fz_fsrv_t *fs, uint32_t seq, uint64_t deadline, int *slept)
 {
-    uint32_t w, pid, status;
-    if (fs->child_pid > 0)
-        kill(fs->child_pid, SIGKILL);
-    for (;;) {
-        if (read_u32(fs->st_fd, &w, KILL_WAIT_MS))
-            return run_error(fs, "waiting for a killed child's status");
-        if ((w & FZ_FS_DIRECT_TAG_MASK) == 0) {
-            fs->child_pid = (pid_t)w;
-            fs->total_forks++;
-            kill(fs->child_pid, SIGKILL);
-        } else if ((w & FZ_FS_DIRECT_TAG_MASK) == FZ_FS_DIRECT_DIED) {
-            if (read_died(fs, &pid, &status))
-                return run_error(fs, "reading a killed child's status");
-            if ((pid_t)pid == fs->child_pid)
-                break;
-        } else if ((w & FZ_FS_DIRECT_TAG_MASK) != FZ_FS_DIRECT_OK) {
-            return run_error(fs, "reading a garbled status word");
-        }
+    fz_ctl_t *c = fs->shm.ctl;
+    uint32_t v;
+    for (uint32_t i = 0; i < fs->spin; i++) {
+        if (((v = ld(&c->ans)) & FZ_FS_DIRECT_SEQ) == seq)
+            return v;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
     }
-    fs->child_pid = -1;
-    return judge(fs, (int)status, 1);
+    *slept = 1;
+    for (;;) {
+        __atomic_store_n(&c->ans_sleeping, 1, __ATOMIC_SEQ_CST);
+        if (((v = ld(&c->ans)) & FZ_FS_DIRECT_SEQ) == seq)
+            break;
+        uint64_t now = now_us();
+        if (now >= deadline) {
+            v = 0;
+            break;
+        }
+        uint64_t left = deadline - now;
+        struct timespec ts = {(time_t)(left / 1000000u), (long)(left % 1000000u) * 1000};
+        syscall(SYS_futex, &c->ans, FUTEX_WAIT, v, &ts, NULL, 0);
+    }
+    __atomic_store_n(&c->ans_sleeping, 0, __ATOMIC_SEQ_CST);
+    return v;
 }
 
-/* One run in direct mode (include/fz-protocol.h): send the next sequence
- * number; a live child answers ok itself, or the forkserver announces a
- * new child and later, if it dies during the run, its status.  Words from
- * earlier runs (a seq that is not ours) are skipped. */
+/* Direct mode: the answer w for the current run becomes its result.  A
+ * death reports the child's status; a new pid in an OK is a new child. */
+static fz_run_result_t direct_result(fz_fsrv_t *fs, uint32_t w, int timed_out, uint64_t t0)
+{
+    fz_ctl_t *c = fs->shm.ctl;
+    fs->last_exec_us = now_us() - t0;
+    int status = 0;
+    pid_t pid;
+    if ((w & FZ_FS_DIRECT_TAG_MASK) == FZ_FS_DIRECT_DIED) {
+        pid = (pid_t)ld(&c->dead_pid);
+        status = (int)ld(&c->dead_status);
+        if (pid <= 0)
+            return run_error(fs, "starting a child (fork failed in the target)");
+    } else {
+        pid = (pid_t)ld(&c->pid);
+    }
+    if (pid > 0 && pid != fs->child_pid)
+        fs->total_forks++;
+    fs->child_pid = (w & FZ_FS_DIRECT_TAG_MASK) == FZ_FS_DIRECT_DIED ? -1 : pid;
+    return judge(fs, status, timed_out);
+}
+
+/* Direct mode: the run's time is up.  Kills the child serving it and waits
+ * for the forkserver's report of that death (or an OK that raced with the
+ * kill).  With no child yet, the fork itself is slow: it gets KILL_WAIT_MS
+ * more, as the classic protocol allows for the pid word. */
+static fz_run_result_t direct_timeout(fz_fsrv_t *fs, uint32_t seq, uint64_t t0)
+{
+    int slept;
+    pid_t pid = (pid_t)ld(&fs->shm.ctl->pid);
+    if (pid <= 0) {
+        uint32_t w = wait_ans(fs, seq, now_us() + KILL_WAIT_MS * 1000u, &slept);
+        if (w)
+            return direct_result(fs, w, 0, t0);
+        if ((pid = (pid_t)ld(&fs->shm.ctl->pid)) <= 0)
+            return run_error(fs, "starting a child");
+    }
+    kill(pid, SIGKILL);
+    uint32_t w = wait_ans(fs, seq, now_us() + KILL_WAIT_MS * 1000u, &slept);
+    if (!w)
+        return run_error(fs, "waiting for a killed child's status");
+    return direct_result(fs, w, 1, t0);
+}
+
+/* One run in direct mode (include/fz-protocol.h): post the next sequence
+ * number and wait for its answer.  The child clears the map itself. */
 static fz_run_result_t run_direct(fz_fsrv_t *fs, uint64_t t0)
 {
+    fz_ctl_t *c = fs->shm.ctl;
     fs->direct_seq = fs->direct_seq >= FZ_FS_DIRECT_SEQ ? 1 : fs->direct_seq + 1;
-    uint32_t seq = fs->direct_seq, w, pid, status;
-    if (write_u32(fs->ctl_fd, seq))
-        return run_error(fs, "asked to run");
-    for (;;) {
-        int64_t left = (int64_t)fs->run_timeout_ms - (int64_t)(now_us() - t0) / 1000;
-        /* Without a known child the fork itself may be slow: allow for it
-         * as the classic protocol does for the pid word. */
-        if (fs->child_pid <= 0)
-            left += KILL_WAIT_MS;
-        int r = read_u32(fs->st_fd, &w, left > 0 ? (int)left : 0);
-        if (r == 1 && fs->child_pid <= 0)
-            return run_error(fs, "starting a child");
-        if (r == 1) {
-            fz_run_result_t res = direct_kill(fs);
-            fs->last_exec_us = now_us() - t0;
-            return res;
-        }
-        if (r)
-            return run_error(fs, "waiting for a child's status");
-        uint32_t tag = w & FZ_FS_DIRECT_TAG_MASK;
-        if (tag == 0) { /* a new child serves this run */
-            if (w == 0)
-                return run_error(fs, "starting a child (fork failed in the target)");
-            fs->child_pid = (pid_t)w;
-            fs->total_forks++;
-        } else if (tag == FZ_FS_DIRECT_OK) {
-            if ((w & FZ_FS_DIRECT_SEQ) == seq) {
-                fs->last_exec_us = now_us() - t0;
-                return judge(fs, 0, 0);
-            }
-        } else if (tag == FZ_FS_DIRECT_DIED) {
-            if (read_died(fs, &pid, &status))
-                return run_error(fs, "reading a child's status");
-            if ((pid_t)pid == fs->child_pid)
-                fs->child_pid = -1;
-            if ((w & FZ_FS_DIRECT_SEQ) == seq) {
-                fs->last_exec_us = now_us() - t0;
-                return judge(fs, (int)status, 0);
-            }
-        } else {
-            return run_error(fs, "reading a garbled status word");
+    uint32_t seq = fs->direct_seq;
+    __atomic_store_n(&c->req, seq, __ATOMIC_SEQ_CST);
+    if (ld(&c->req_sleeping))
+        syscall(SYS_futex, &c->req, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+    int slept = 0;
+    uint32_t w = wait_ans(fs, seq, t0 + (uint64_t)fs->run_timeout_ms * 1000u, &slept);
+    if (fs->target_cpu >= 0) {
+        fs->split_sleeps += slept;
+        if (++fs->split_runs == SPLIT_WINDOW) {
+            if (fs->split_sleeps > SPLIT_WINDOW / SPLIT_GIVE_UP)
+                join_cpus(fs);
+            fs->split_runs = fs->split_sleeps = 0;
         }
     }
+    if (!w)
+        return direct_timeout(fs, seq, t0);
+    return direct_result(fs, w, 0, t0);
 }
 
 fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint32_t timeout_ms)
 {
     fs->run_timeout_ms = timeout_ms ? timeout_ms : fs->cfg.timeout_ms;
-    memset(fs->trace_bits, 0, fs->map_size);
+    /* A direct-mode child clears the slots it uses before each pass. */
+    if (!fs->direct)
+        memset(fs->trace_bits, 0, fs->map_size);
     if (deliver(fs, buf, len)) {
         snprintf(fs->errmsg, sizeof fs->errmsg, "cannot write the input to '%s': %s",
                  fs->input_path, strerror(errno));
@@ -899,6 +996,9 @@ void fz_fsrv_stop(fz_fsrv_t *fs)
 {
     if (fs->child_pid > 0)
         kill(fs->child_pid, SIGKILL);
+    pid_t live = fs->direct && fs->shm.ctl ? (pid_t)ld(&fs->shm.ctl->pid) : 0;
+    if (live > 0)
+        kill(live, SIGKILL);
     if (fs->fsrv_pid > 0) {
         kill(fs->fsrv_pid, SIGKILL);
         waitpid(fs->fsrv_pid, NULL, 0);

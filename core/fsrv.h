@@ -49,6 +49,10 @@ typedef struct {
                                fz runtime (FZ_NO_DIRECT=1; fz_fsrv_cfg_init reads it) */
     int no_affinity;        /* do not bind to a free CPU (FZ_NO_AFFINITY=1 or
                                AFL_NO_AFFINITY=1; fz_fsrv_cfg_init reads them) */
+    int spin;               /* direct mode: give the target a second free CPU and
+                               spin: 1 whenever one is free, 0 never, -1 (default)
+                               only when the machine has CPUs to spare (FZ_SPIN=1
+                               or 0; fz_fsrv_cfg_init reads it) */
 } fz_fsrv_cfg_t;
 
 typedef struct {
@@ -61,7 +65,9 @@ typedef struct {
     int persistent;        /* binary has FZ_SIG_PERSISTENT */
     int deferred;          /* binary has FZ_SIG_DEFER */
     int direct;            /* direct persistent mode negotiated (fz-protocol.h) */
-    int bound_cpu;         /* CPU this process and the target are bound to, -1 none */
+    int bound_cpu;         /* CPU this process (and the target) is bound to, -1 none */
+    int target_cpu;        /* direct mode: the target's own CPU when it has one, else -1 */
+    uint32_t spin;         /* direct mode: polls before sleeping on an answer (0: none) */
 
     /* Last run. */
     int last_status;       /* waitpid() status */
@@ -89,6 +95,8 @@ typedef struct {
     int child_stopped;            /* persistent child paused itself (WIFSTOPPED) */
     int last_killed;              /* we killed the previous child */
     uint32_t direct_seq;          /* direct mode: sequence number of the last request */
+    uint32_t split_runs;          /* direct mode on two CPUs: runs in this window... */
+    uint32_t split_sleeps;        /* ...and how many of them needed a futex sleep */
     int ctl_fd;                   /* we write commands here (target's fd 198) */
     int st_fd;                    /* we read replies here (target's fd 199) */
     unsigned long saved_cpus[16]; /* affinity before binding (a cpu_set_t) */
@@ -110,6 +118,13 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg);
  * or twice per run, and a wake-up on the same CPU is several times cheaper
  * than one across CPUs (an inter-processor interrupt; worse in a VM).
  * A process already restricted to one CPU (taskset) is left alone.
+ * In direct mode (a persistent fz target), when a second CPU is free too
+ * (cfg.spin 1) or at least SPLIT_FREE_MIN are (cfg.spin -1, the default,
+ * which leaves a CPU for the next campaign), the target gets one of them
+ * and both sides spin briefly before they sleep: a hand-over then costs no
+ * system call at all.  Where the spinning does not pay (runs longer than
+ * the spin, a busy CPU), the target is moved back to ours and nobody
+ * spins.
  * Returns 0, or -1 with a one-line message (cause and fix) in err; nothing
  * is left running on failure. */
 int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t errlen);

@@ -66,6 +66,7 @@ fz_min_result_t fz_minimize(fz_exec_t *x, const fz_min_cfg_t *cfg, const uint8_t
     fz_reduce_t r;
     if (len == 0 || fz_reduce_init(&r, in, len, budget))
         goto done;
+    r.remove_only = cfg->remove_only;
     size_t cand_len;
     while (fz_reduce_next(&r, out, &cand_len)) {
         ok = check(x, cfg, out, cand_len, &st);

@@ -23,6 +23,8 @@ typedef struct {
     int crash_signal;         /* FZ_MIN_CRASH: signal to keep; 0 = any crash */
     const uint8_t *want_bits; /* FZ_MIN_COVERAGE: fsrv map_size bytes of bucket bits */
     uint64_t max_execs;       /* budget; 0 = unlimited */
+    int remove_only;          /* only remove blocks, never rewrite bytes to '0' (a queue
+                                 entry's trim: the values are what mutations build on) */
     /* When set, a run that has the property must also pass this test (the
      * crash triage: the same crash site).  0 rejects the candidate. */
     int (*accept)(void *ctx, const fz_exec_rec_t *rec);

@@ -19,6 +19,7 @@
 
 #include "fz-cc/args.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-cc";
 
@@ -286,6 +287,18 @@ int main(int argc, char **argv)
     /* A link step loads the plugin only when it generates code (-flto). */
     if (cc.kind == FZ_CC_KIND_GCC && (args.compiles || (args.plugin_at_link && args.lto)))
         check_gcc_version(&cc, lib_dir);
+
+    /* --version: the compiler's answer unchanged (build systems read it),
+     * then one line that says fz is in between. */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--version") == 0) {
+            fflush(stdout);
+            int rc = run_and_wait(&cc, args.argv);
+            if (rc == 0)
+                printf("%s (fz) %s: %s with fz's instrumentation (lib/fz: %s)\n", fz_log_prog,
+                       FZ_VERSION, cc.name, lib_dir);
+            return rc;
+        }
 
     /* Only a clang compile needs our exit status, to explain a failure. */
     if (cc.kind == FZ_CC_KIND_CLANG && args.compiles) {

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "core/coverage.h"
+#include "fz-config.h"
+#include "fz-fuzz/fuzz.h"
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/status.h"
 #include "fz-log.h"
@@ -34,6 +36,23 @@ static int mark_variable(fz_state_t *st, const uint8_t *now)
         }
     }
     return changed;
+}
+
+uint64_t fz_calib_work(const uint8_t *map, uint32_t size)
+{
+    /* The smallest raw count of each bucket bit 1, 2, 4 ... 128. */
+    static const uint8_t floor_of[8] = {1, 2, 3, 4, 8, 16, 32, 128};
+    uint64_t w = 0;
+    for (uint32_t i = 0; i < size; i += 8) {
+        uint64_t word;
+        memcpy(&word, map + i, 8);
+        if (!word)
+            continue;
+        for (uint32_t k = i; k < i + 8; k++)
+            if (map[k])
+                w += floor_of[31 - __builtin_clz(map[k])];
+    }
+    return w;
 }
 
 static uint32_t list_edges(fz_state_t *st)
@@ -91,6 +110,7 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *
     out->exec_us = runs ? sum / runs : 0;
     if (out->result == FZ_RUN_OK) {
         out->n_edges = x->blind ? 0 : list_edges(st);
+        out->work = x->blind ? 0 : fz_calib_work(st->calib.first, x->map_size);
         if (out->max_us > st->stats.slowest_exec_us)
             st->stats.slowest_exec_us = out->max_us;
     }
@@ -111,8 +131,9 @@ static void add_seed(fz_state_t *st, const fz_file_t *f, const fz_calib_t *c)
     if (!fname)
         fz_die("out of memory");
     fz_entry_t *e =
-        fz_queue_add(&st->queue, fname, f->data, f->len, c->exec_us, st->calib.edges, c->n_edges, 1);
+        fz_queue_add(&st->queue, fname, f->data, f->len, c->work, st->calib.edges, c->n_edges, 1);
     e->var_behavior = c->variable;
+    e->exec_us = c->exec_us;
     if (!st->exec.blind)
         fz_exec_mark_seen(&st->exec, FZ_VIRGIN_QUEUE, st->calib.first);
 }
@@ -139,8 +160,39 @@ static uint32_t default_timeout(uint64_t slowest_us)
     return (uint32_t)ms;
 }
 
+/* The maximum input length: -l, or the largest seed but at least
+ * FZ_MAXLEN_MIN.  Under -l, seeds over it are skipped by the caller; if
+ * that leaves none, -l is below the smallest seed and nothing can run. */
+static void choose_max_len(fz_state_t *st, const fz_files_t *seeds)
+{
+    fz_len_ctl_t *l = &st->len;
+    uint32_t largest = 0, smallest = UINT32_MAX;
+    const char *small_name = "?";
+    for (uint32_t i = 0; i < seeds->n; i++) {
+        largest = seeds->f[i].len > largest ? seeds->f[i].len : largest;
+        if (seeds->f[i].len < smallest) {
+            smallest = seeds->f[i].len;
+            small_name = seeds->f[i].name;
+        }
+    }
+    l->fixed = st->cfg.max_len != 0;
+    if (l->fixed) {
+        l->max = st->cfg.max_len;
+        if (seeds->n && smallest > l->max)
+            fz_die("-l %u is below the smallest %s ('%s', %u bytes): every one would be skipped; "
+                   "raise -l to at least %u or shrink the inputs (fz-tmin)",
+                   l->max, st->out.resumed ? "queue entry" : "seed", small_name, smallest,
+                   smallest);
+        return;
+    }
+    l->max = largest > FZ_MAXLEN_MIN ? largest : FZ_MAXLEN_MIN;
+    if (l->max > FZ_MAX_INPUT)
+        l->max = FZ_MAX_INPUT;
+}
+
 int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
 {
+    choose_max_len(st, seeds);
     uint64_t slowest = 0;
     uint32_t crashed = 0;
     const char *first_crash = NULL;
@@ -149,6 +201,11 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
         if (*st->stop)
             return -1;
         const fz_file_t *f = &seeds->f[i];
+        if (f->len > st->len.max) {
+            fz_warn("%s '%s' is %u bytes, over the maximum length %u (-l); skipping it",
+                    st->out.resumed ? "queue entry" : "seed", f->name, f->len, st->len.max);
+            continue;
+        }
         fz_calib_t c;
         fz_calibrate(st, f->data, f->len, &c);
         if (*st->stop)

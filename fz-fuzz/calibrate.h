@@ -33,6 +33,7 @@ typedef struct fz_calib {
     uint64_t exec_us;       /* mean run time */
     uint64_t max_us;        /* slowest run */
     uint32_t n_edges;       /* slots hit by the first run, listed in st->calib.edges */
+    uint64_t work;          /* edges the first run executed (fz_calib_work) */
     int variable;           /* some slot changed between runs */
 } fz_calib_t;
 
@@ -41,6 +42,10 @@ typedef struct fz_calib {
  * classified map in st->calib.first and its slot list in st->calib.edges,
  * and marks changing slots in st->calib.var_map. */
 void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *out);
+
+/* Roughly how many edges a run executed: each slot's bucket floor summed
+ * over a classified map.  A clock-free stand-in for the run time. */
+uint64_t fz_calib_work(const uint8_t *map, uint32_t size);
 
 /* Calibrate every seed, add the good ones to the queue (in memory only),
  * report seeds that crash (skipped) and die on one that hangs or when none

@@ -25,6 +25,7 @@
 #include "fz-fuzz/resume.h"
 #include "fz-fuzz/sync.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-fuzz";
 
@@ -238,7 +239,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     /* Seeds and the target are checked before the output directory is
      * touched, so a mistake there leaves nothing behind. */
     if (strcmp(st->cfg.in_dir, "-") != 0)
-        fz_files_load(&seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, 0);
+        fz_files_load(&seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, FZ_FILES_SKIP_BIG);
     fz_dict_init(&st->dict);
     char err[512];
     for (int i = 0; i < st->cfg.n_dicts; i++)
@@ -310,6 +311,7 @@ int main(int argc, char **argv)
 {
     static fz_state_t st; /* large; static only to keep it off the stack */
     char err[512];
+    fz_version_check(argc, argv, "fz-fuzz");
     switch (fz_options_parse(&st.cfg, argc, argv, err, sizeof(err))) {
     case FZ_OPTIONS_HELP:
         fz_options_usage(stdout, "fz-fuzz");

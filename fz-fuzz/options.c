@@ -18,13 +18,14 @@
 
 /* How a row stores its value. */
 enum opt_kind {
-    OPT_STR,  /* const char * */
-    OPT_U32,  /* uint32_t, decimal */
-    OPT_U64,  /* uint64_t, decimal */
-    OPT_FLAG, /* int set to 1, no argument */
-    OPT_LIST, /* -x: appended to dict_files */
-    OPT_NAME, /* -M/-S: instance name plus is_main */
-    OPT_HELP, /* -h */
+    OPT_STR,     /* const char * */
+    OPT_U32,     /* uint32_t, decimal */
+    OPT_U64,     /* uint64_t, decimal */
+    OPT_FLAG,    /* int set to 1, no argument */
+    OPT_LIST,    /* -x: appended to dict_files */
+    OPT_NAME,    /* -M/-S: instance name plus is_main */
+    OPT_HELP,    /* -h */
+    OPT_VERSION, /* --version: answered by main before parsing (fz-version.h); listed for -h */
 };
 
 struct opt {
@@ -47,6 +48,13 @@ static const struct opt opt_table[] = {
     {"-E", "N", OPT_U64, AT(max_execs), "stop after N executions of the target"},
     {"-s", "SEED", OPT_U64, AT(seed),
      "seed of the random generator (same seed, same -E: same queue)"},
+    {"-l", "N", OPT_U32, AT(max_len),
+     "largest input to make, in bytes (default: the largest seed, at least 4096, growing "
+     "while finds stall)"},
+    {"--max-len", "N", OPT_U32, AT(max_len), "the same as -l N"},
+    {"-D", NULL, OPT_FLAG, AT(det_on),
+     "deterministic stages (bit flips, +-1, byte sweep) on each entry's first turn"},
+    {"-d", NULL, OPT_FLAG, AT(det_off), "no deterministic stages: havoc only"},
     {"-x", "FILE", OPT_LIST, AT(dict_files),
      "dictionary in AFL's format, or a directory of token files; repeatable (merged)"},
     {"-M", "NAME", OPT_NAME, AT(name),
@@ -63,6 +71,7 @@ static const struct opt opt_table[] = {
      "also write each crash as Pcrash-<sha1> (hang: Ptimeout-<sha1>): CI-safe names, no ':'"},
     {"--replay", "DIR", OPT_STR, AT(replay_dir),
      "run every file in DIR once; exit 3 if one crashes, 4 if one hangs"},
+    {"--version", NULL, OPT_VERSION, 0, "print fz-fuzz's version and exit"},
     {"-h", NULL, OPT_HELP, 0, "this help"},
 };
 
@@ -155,6 +164,8 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         return FZ_OPTIONS_OK;
     case OPT_HELP:
         return FZ_OPTIONS_HELP;
+    case OPT_VERSION:
+        return FZ_OPTIONS_OK;
     }
     return bad(err, errlen, "internal error: option %s", o->flag);
 }
@@ -176,6 +187,11 @@ static int check_cfg(fz_cfg_t *cfg, char *err, size_t errlen)
         return bad(err, errlen, "no output directory; pass -o DIR");
     if (strcmp(cfg->in_dir, "-") == 0)
         cfg->resume = 1;
+    if (cfg->det_on && cfg->det_off)
+        return bad(err, errlen, "-D and -d contradict each other; give one of them");
+    if (cfg->max_len > FZ_MAX_INPUT)
+        return bad(err, errlen, "-l %u is over fz-fuzz's input limit of %u bytes; use a smaller -l",
+                   cfg->max_len, FZ_MAX_INPUT);
     if (cfg->timeout_ms && cfg->timeout_ms < 5)
         return bad(err, errlen, "-t %u is too short to run anything; use at least 5 ms",
                    cfg->timeout_ms);

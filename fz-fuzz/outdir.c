@@ -152,6 +152,12 @@ static void load_one(fz_files_t *files, const char *dir, const char *name, const
         free(path);
         return;
     }
+    if ((uint64_t)st.st_size > max_len && (flags & FZ_FILES_SKIP_BIG)) {
+        fz_warn("skipping '%s' in the %s: %lld bytes, over fz-fuzz's input limit of %u bytes",
+                path, what, (long long)st.st_size, max_len);
+        free(path);
+        return;
+    }
     if ((uint64_t)st.st_size > max_len)
         fz_die("file '%s' in the %s is %lld bytes, over the %u-byte limit; shrink it or remove it",
                path, what, (long long)st.st_size, max_len);

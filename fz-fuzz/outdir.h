@@ -53,6 +53,7 @@ void fz_outdir_save(const fz_outdir_t *od, const char *sub, const char *name, co
 /* fz_files_load flags. */
 #define FZ_FILES_MAY_BE_EMPTY 1 /* a directory without files is fine (replay) */
 #define FZ_FILES_KEEP_EMPTY 2   /* load zero-byte files too (a resumed queue) */
+#define FZ_FILES_SKIP_BIG 4     /* a file over max_len is skipped with a warning (seeds) */
 
 /* Read every regular, non-hidden file of dir (but README.txt), sorted by
  * name, into files.  what names the directory in messages ("seed

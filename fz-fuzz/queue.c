@@ -26,6 +26,8 @@ void fz_queue_init(fz_queue_t *q, uint32_t map_size)
     q->map_size = map_size;
     q->top_rated = xrealloc(NULL, (size_t)map_size * sizeof(uint32_t));
     memset(q->top_rated, 0, (size_t)map_size * sizeof(uint32_t));
+    q->edge_freq = xrealloc(NULL, (size_t)map_size * sizeof(uint32_t));
+    memset(q->edge_freq, 0, (size_t)map_size * sizeof(uint32_t));
 }
 
 void fz_queue_free(fz_queue_t *q)
@@ -39,13 +41,15 @@ void fz_queue_free(fz_queue_t *q)
     free(q->e);
     free(q->top_rated);
     free(q->seen);
+    free(q->edge_freq);
     memset(q, 0, sizeof(*q));
 }
 
-/* AFL's fav_factor: a small, fast entry is cheaper to fuzz. */
+/* AFL's fav_factor with work for time: a small, fast entry is cheaper to
+ * fuzz. */
 static uint64_t cost(const fz_entry_t *e)
 {
-    return (e->exec_us ? e->exec_us : 1) * (uint64_t)(e->len ? e->len : 1);
+    return (e->work ? e->work : 1) * (uint64_t)(e->len ? e->len : 1);
 }
 
 static void update_top_rated(fz_queue_t *q, fz_entry_t *e)
@@ -67,7 +71,7 @@ static void update_top_rated(fz_queue_t *q, fz_entry_t *e)
 }
 
 fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32_t len,
-                         uint64_t exec_us, const uint32_t *edges, uint32_t n_edges, uint32_t depth)
+                         uint64_t work, const uint32_t *edges, uint32_t n_edges, uint32_t depth)
 {
     if (q->n == q->cap) {
         q->cap = q->cap ? q->cap * 2 : 64;
@@ -83,7 +87,7 @@ fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32
     if (len)
         memcpy(e->data, data, len);
     e->len = len;
-    e->exec_us = exec_us;
+    e->work = work;
     e->edges = xrealloc(NULL, n_edges * sizeof(uint32_t));
     if (n_edges)
         memcpy(e->edges, edges, n_edges * sizeof(uint32_t));
@@ -92,8 +96,42 @@ fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32
     q->e[q->n++] = e;
     if (depth > q->max_depth)
         q->max_depth = depth;
+    for (uint32_t k = 0; k < n_edges; k++)
+        if (edges[k] < q->map_size)
+            q->edge_freq[edges[k]]++;
     update_top_rated(q, e);
     return e;
+}
+
+void fz_queue_shrink(fz_queue_t *q, fz_entry_t *e, const uint8_t *data, uint32_t len,
+                     uint64_t work)
+{
+    memcpy(e->data, data, len); /* len <= e->len: the buffer is big enough */
+    e->len = len;
+    e->work = work;
+    update_top_rated(q, e); /* cheaper now: it may win slots */
+}
+
+uint32_t fz_queue_energy(const fz_queue_t *q, const fz_entry_t *e)
+{
+    uint32_t rarity = UINT32_MAX;
+    for (uint32_t k = 0; k < e->n_edges; k++)
+        if (e->edges[k] < q->map_size && q->edge_freq[e->edges[k]] < rarity)
+            rarity = q->edge_freq[e->edges[k]];
+    /* In quarters of FZ_ENERGY_BASE: the base is what a favored entry that
+     * alone reaches some edge gets; entries whose every edge others reach
+     * too get down to a quarter of it. */
+    uint64_t quarters = rarity <= 1 ? 4 : rarity <= 4 ? 3 : rarity <= 16 ? 2 : 1;
+    if (rarity == UINT32_MAX)
+        quarters = 4; /* no coverage (blind mode): everyone alike */
+    if (!e->was_fuzzed)
+        quarters *= 2; /* new: most likely to lead somewhere new */
+    if (q->n_favored && !e->favored)
+        quarters = (quarters + 1) / 2;
+    if (e->turns > 16)
+        quarters = (quarters + 1) / 2; /* fuzzed a lot already without a find behind it */
+    uint64_t n = quarters * FZ_ENERGY_BASE / 4;
+    return n < FZ_ENERGY_MIN ? FZ_ENERGY_MIN : n > FZ_ENERGY_MAX ? FZ_ENERGY_MAX : (uint32_t)n;
 }
 
 /* Greedy cover: walk slots in first-seen order; a slot no favored entry

@@ -45,11 +45,19 @@ typedef struct fz_ui {
     int time_up; /* -V seconds have passed */
 } fz_ui_t;
 
+/* Input length control (fuzz.c): the largest input the mutators make. */
+typedef struct fz_len_ctl {
+    uint32_t max;         /* the maximum length in force */
+    int fixed;            /* -l given: it never grows */
+    uint64_t quiet_since; /* execs at the last find or growth */
+} fz_len_ctl_t;
+
 typedef struct fz_state {
     fz_cfg_t cfg;
     fz_outdir_t out;
     fz_exec_t exec;
     fz_calib_maps_t calib;
+    fz_len_ctl_t len;
     uint8_t *min_buf; /* FZ_MAX_INPUT bytes: the minimizer's output */
     fz_queue_t queue;
     fz_stats_t stats;

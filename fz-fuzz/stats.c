@@ -195,15 +195,82 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->target_warnings = st->diag.summary;
 }
 
+/* A value that is a JSON number as written (no leading zeros, no inf). */
+static int json_number(const char *v, size_t n)
+{
+    if (!n || n > 40 || (v[0] == '0' && n > 1 && v[1] != '.') || (v[0] == '-' && n == 1))
+        return 0;
+    char tmp[48];
+    memcpy(tmp, v, n);
+    tmp[n] = 0;
+    char *end;
+    strtod(tmp, &end);
+    return *end == 0 && strspn(tmp, "-0123456789.eE+") == n;
+}
+
+static void json_string(FILE *f, const char *v, size_t n)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)v[i];
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+int fz_stats_json(const char *stats, char *buf, size_t n)
+{
+    FILE *f = fmemopen(buf, n, "w");
+    if (!f)
+        return -1;
+    fputs("{", f);
+    int first = 1;
+    for (const char *l = stats; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        const char *colon = memchr(l, ':', len);
+        if (colon) {
+            size_t kl = (size_t)(colon - l);
+            while (kl && l[kl - 1] == ' ')
+                kl--;
+            const char *v = colon + 1 + (colon[1] == ' ');
+            size_t vl = len - (size_t)(v - l);
+            fputs(first ? "\n  " : ",\n  ", f);
+            json_string(f, l, kl);
+            fputs(": ", f);
+            /* Numbers stay numbers; afl_version ("0.1") is a name, not a number. */
+            if (json_number(v, vl) && strncmp(l, "afl_version", kl) != 0)
+                fwrite(v, 1, vl, f);
+            else
+                json_string(f, v, vl);
+            first = 0;
+        }
+        l += len + (end != NULL);
+    }
+    fputs("\n}\n", f);
+    long pos = ftell(f);
+    int bad = ferror(f) || pos < 0 || (size_t)pos >= n - 1;
+    fclose(f);
+    return bad ? -1 : (int)pos;
+}
+
 void fz_stats_write(fz_state_t *st)
 {
     fz_stats_report_t r;
     fz_stats_collect(st, &r);
-    char buf[8192];
+    char buf[8192], json[16384];
     int n = fz_stats_format(buf, sizeof(buf), &r);
     if (n >= (int)sizeof(buf))
         n = sizeof(buf) - 1;
     fz_outdir_save(&st->out, "", "fuzzer_stats", buf, (size_t)n);
+    int jn = fz_stats_json(buf, json, sizeof json);
+    if (jn > 0)
+        fz_outdir_save(&st->out, "", "fuzzer_stats.json", json, (size_t)jn);
     st->stats.last_stats_ms = fz_now_ms();
 }
 

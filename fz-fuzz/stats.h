@@ -18,6 +18,8 @@
 typedef struct fz_stats {
     uint64_t start_ms;
     uint64_t last_find_ms, last_crash_ms, last_hang_ms; /* 0 = never */
+    uint64_t last_edge_ms; /* last own find that reached an edge never seen (not
+                              only a new count); 0 = never */
     uint64_t execs_at_last_crash;
     uint64_t calib_execs;      /* runs spent calibrating */
     uint64_t min_execs;        /* runs spent minimizing new entries and crashes */
@@ -88,12 +90,19 @@ typedef struct fz_stats_report {
     "# relative_time, cycles_done, cur_item, corpus_count, pending_total, pending_favs, "          \
     "map_size, saved_crashes, saved_hangs, max_depth, execs_per_sec, total_execs, edges_found\n"
 
-/* The fz version afl_version shows. */
-#define FZ_VERSION "0.1"
+/* FZ_VERSION, which afl_version shows. */
+#include "fz-version.h"
 
 /* Format fuzzer_stats / one plot_data line into buf; return snprintf's value. */
 int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r);
 int fz_stats_plot_line(char *buf, size_t n, const fz_stats_report_t *r);
+
+/* fuzzer_stats text as one JSON object, the same keys in the same order
+ * with the same values: numbers as JSON numbers, the rest (percentages,
+ * names, the command line) as strings.  Returns the length written to buf
+ * (NUL-terminated), -1 if it does not fit.  fz_stats_write writes it as
+ * fuzzer_stats.json beside fuzzer_stats, each atomically. */
+int fz_stats_json(const char *stats, char *buf, size_t n);
 
 /* Milliseconds since the epoch (for the report and file names only: no
  * decision of the fuzz loop depends on it when -s is given). */

@@ -177,15 +177,16 @@ static void free_list(char **v, uint32_t n)
 }
 
 /* Reads a peer's queue file: the bytes if it is a regular file of at most
- * FZ_MAX_INPUT bytes, NULL to skip it.  An empty file is an input like any
+ * max bytes (our maximum length: no queue entry is longer), NULL to skip
+ * it.  An empty file is an input like any
  * other (the empty input can be a find): fz-fuzz peers rename whole files
  * into place.  afl-fuzz writes its queue files in place, so a file caught
  * in the microseconds of that write runs short; AFL++'s own instances
  * share that race, and the worst it costs is one import. */
-static uint8_t *read_peer_file(const char *path, uint32_t *len)
+static uint8_t *read_peer_file(const char *path, uint32_t max, uint32_t *len)
 {
     size_t n = 0;
-    uint8_t *b = fz_file_read(path, FZ_MAX_INPUT, FZ_FILE_REGULAR, &n);
+    uint8_t *b = fz_file_read(path, max, FZ_FILE_REGULAR, &n);
     *len = (uint32_t)n;
     return b;
 }
@@ -241,7 +242,7 @@ static void sync_peer(fz_state_t *st, const char *peer, const char *qdir)
             continue;
         char *path = fz_path_join(qdir, items[i].name, NULL);
         uint32_t len = 0;
-        uint8_t *data = read_peer_file(path, &len);
+        uint8_t *data = read_peer_file(path, st->len.max, &len);
         if (data) {
             fz_origin_t o = {.op = "sync", .peer = peer, .peer_id = items[i].id};
             fz_fuzz_run_one(st, data, len, &o);

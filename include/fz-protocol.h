@@ -29,43 +29,52 @@
  *  every AFL++ release understands.
  *
  *  Direct persistent mode (fz only; on top of version 1):
- *    When the fuzzer sets FZ_ENV_FSRV_DIRECT=1 and the binary is persistent
- *    (FZ_ENV_PERSISTENT), the runtime adds FZ_FS_NEW_OPT_FZ_DIRECT to the
- *    version-1 options word (no parameter follows it).  If the fuzzer sees
- *    the bit, every run after the handshake uses the direct words below
- *    instead of was_killed -> pid -> status; otherwise nothing changes.
- *    afl-fuzz never sets the variable, so it never sees the bit, and an
- *    older fz-fuzz (or an afl-cc binary) simply keeps the classic protocol.
+ *    When the fuzzer sets FZ_ENV_FSRV_DIRECT=1 and names a control page in
+ *    FZ_ENV_CTL_SHM_ID, and the binary is persistent (FZ_ENV_PERSISTENT),
+ *    the runtime adds FZ_FS_NEW_OPT_FZ_DIRECT to the version-1 options
+ *    word (no parameter follows it).  If the fuzzer sees the bit, every run
+ *    after the handshake goes through the control page (fz_ctl_t below)
+ *    instead of was_killed -> pid -> status on the pipes; otherwise nothing
+ *    changes.  afl-fuzz never sets the variables, so it never sees the bit,
+ *    and an afl-cc binary never sends it: both keep the classic protocol.
  *
- *    fuzzer -> target : u32 request: a sequence number 1..FZ_FS_DIRECT_SEQ
- *                       (never 0), one per run, wrapping.
- *    Read by whoever is waiting on fd 198: a live persistent child that
- *    finished its previous run, or else the forkserver parent, which then
- *    forks a child, which answers
- *    child  -> fuzzer : u32 its pid (always < 2^24, so its top byte is 0),
- *                       written by the new child itself before anything
- *                       else, so it always precedes that child's answers
+ *    Every run is a sequence number seq in 1..FZ_FS_DIRECT_SEQ (never 0,
+ *    wrapping).  The words live in shared memory; who waits on one spins
+ *    at most fz_ctl_t.spin polls, then sleeps on it with FUTEX_WAIT, and
+ *    who changes it calls FUTEX_WAKE when the *_sleeping flag beside it is
+ *    set (both sides use sequentially consistent stores and loads, so a
+ *    wake-up is never lost).
+ *    fuzzer : writes the input (test-case shm), then req = seq.
+ *    Taken by whoever waits on req: a live persistent child between two
+ *    passes, or, when no child is alive, the forkserver, which sets
+ *    taken = cur = seq and forks a child for it.  The child sets
+ *    taken = cur = seq when it takes a request, pid = its pid when it
+ *    starts, and closes 198/199 like a classic child.
  *    The run's result is then one of:
- *    child  -> fuzzer : FZ_FS_DIRECT_OK | seq      the run finished; the
- *                       child is alive and waits for the next request
- *    parent -> fuzzer : FZ_FS_DIRECT_DIED | seq, pid, wait status (3 words)
- *                       the child died; seq is the run it was in, 0 if it
- *                       was between runs (e.g. after the last pass of
- *                       __AFL_LOOP, or killed while idle).  A child
- *                       killed just after its OK, before it marked itself
- *                       idle, is reported with the seq it just answered:
- *                       a stale word like any other (the order OK, then
- *                       idle is deliberate: the other way round a death
- *                       in between would leave a run with no answer).
- *    The parent reports every child death exactly once, so after killing a
- *    child (timeout) the fuzzer reads words until the DIED of that pid.
- *    A word whose seq is not the current run's is stale (from a run the
- *    fuzzer already gave up on, or a child's exit after its last pass) and
- *    is skipped; a pid word means a new child serves the current run.
+ *    child  : ans = FZ_FS_DIRECT_OK | seq     the pass finished; then
+ *             cur = 0 (idle) and it waits for req != taken.
+ *    forkserver, when the child died: if cur != 0 and ans is not already
+ *             OK | cur, dead_pid = pid, dead_status = wait status, then
+ *             ans = FZ_FS_DIRECT_DIED | cur; in every case pid = 0 and
+ *             cur = 0.  A child that died idle (after its last pass, or
+ *             killed between runs) belongs to no run and is not reported;
+ *             a request it did not take is served by a new child, since
+ *             the forkserver forks whenever req != taken and no child
+ *             lives.  So every request gets exactly one answer.
+ *    A timeout: the fuzzer kills pid (if 0, no child has started yet: it
+ *    waits longer for the fork) and waits for ans == DIED | seq (or an OK
+ *    that raced with the kill).
+ *    Lifetimes: the forkserver polls a pidfd of its child together with
+ *    fd 198 and, when 198 hangs up (the fuzzer is gone, even by SIGKILL),
+ *    kills the child and exits; between children it sleeps on req with a
+ *    timeout and checks 198 each time.  The child has PR_SET_PDEATHSIG
+ *    (SIGKILL) and checks getppid() when a sleep times out.  Spinning is
+ *    only ever done when the fuzzer asked for it (spin > 0: it put the
+ *    target on a CPU of its own) and the machine has more than one CPU.
  *    Why: the classic loop passes every run through three processes
  *    (fuzzer -> forkserver -> SIGCONT -> child -> SIGSTOP -> forkserver's
- *    wait4 -> fuzzer); this one is a single pipe round trip between the
- *    fuzzer and the child (docs/persistent-mode.md has the numbers).
+ *    wait4 -> fuzzer) and two pipes; this one is a store and, at worst,
+ *    one futex wake-up each way (docs/persistent-mode.md has the numbers).
  *
  * Classic per run (both handshakes):
  *    fuzzer -> target : u32 was_killed (non-zero if the fuzzer killed the
@@ -124,14 +133,39 @@
 
 /* Direct persistent mode (fz's own; see the top of this file).  AFL++'s
  * version-1 options use bits 0x1, 0x2 and 0x800 (and some builds OR in the
- * legacy 0x02000000); bit 20 is unused by AFL++ and its forks we know of,
- * and is only ever sent to a fuzzer that set FZ_ENV_FSRV_DIRECT. */
-#define FZ_FS_NEW_OPT_FZ_DIRECT 0x00100000u
+ * legacy 0x02000000); bit 21 is unused by AFL++ and its forks we know of,
+ * and is only ever sent to a fuzzer that set FZ_ENV_FSRV_DIRECT.  (Bit 20,
+ * 0x00100000, meant an earlier pipe-based direct mode; it is retired.) */
+#define FZ_FS_NEW_OPT_FZ_DIRECT 0x00200000u
 #define FZ_ENV_FSRV_DIRECT "__FZ_FSRV_DIRECT" /* "1": fuzzer speaks direct mode */
+#define FZ_ENV_CTL_SHM_ID "__FZ_CTL_SHM_ID"   /* SysV id of the fz_ctl_t page */
+#define FZ_CTL_SIZE 4096u
 #define FZ_FS_DIRECT_TAG_MASK 0xff000000u
 #define FZ_FS_DIRECT_SEQ 0x00ffffffu  /* sequence numbers: 1..this */
 #define FZ_FS_DIRECT_OK 0x4f000000u   /* 'O' | seq: run done, child alive */
-#define FZ_FS_DIRECT_DIED 0x44000000u /* 'D' | seq, then pid, then status */
+#define FZ_FS_DIRECT_DIED 0x44000000u /* 'D' | seq: the child died in run seq */
+
+/* The control page of direct mode.  The fuzzer's words and the target's
+ * words sit on different cache lines, so a side spinning on one line does
+ * not slow the other side's writes to its own. */
+typedef struct {
+    /* Written by the fuzzer. */
+    volatile uint32_t req;  /* newest run asked for (futex word) */
+    volatile uint32_t spin; /* polls before sleeping; 0 = never spin */
+    uint32_t pad0[14];
+    /* Written by the target (child and forkserver). */
+    volatile uint32_t ans;         /* OK | seq or DIED | seq (futex word) */
+    volatile uint32_t pid;         /* the live child, 0 when there is none */
+    volatile uint32_t cur;         /* run the child is in, 0 between runs */
+    volatile uint32_t taken;       /* newest run a child took */
+    volatile uint32_t dead_pid;    /* DIED: the child that died... */
+    volatile uint32_t dead_status; /* ...and its wait status */
+    uint32_t pad1[10];
+    /* Set by a side about to sleep on the word, read by the other side. */
+    volatile uint32_t req_sleeping; /* the child or the forkserver */
+    uint32_t pad2[15];
+    volatile uint32_t ans_sleeping; /* the fuzzer */
+} fz_ctl_t;
 
 /* Error codes carried by either handshake's error word. */
 #define FZ_FS_ERROR_MAP_SIZE 1
@@ -162,8 +196,10 @@
 #define FZ_DIAG_FDS_EARLY 0x20u    /* the program closed or replaced fds
                                       198/199 before the forkserver started
                                       (the runtime then exits 1) */
-#define FZ_DIAG_FDS_IN_LOOP 0x40u  /* direct mode: a persistent child lost
-                                      198/199 inside __AFL_LOOP and ended */
+#define FZ_DIAG_FDS_IN_LOOP 0x40u  /* an older pipe-based direct mode: a child
+                                      lost 198/199 inside __AFL_LOOP.  No
+                                      longer set (children close 198/199 in
+                                      every mode); the bit keeps its meaning */
 
 typedef struct {
     volatile uint32_t flags;        /* FZ_DIAG_* */

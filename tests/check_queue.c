@@ -122,6 +122,42 @@ START_TEST(test_no_coverage_walks_all)
 }
 END_TEST
 
+START_TEST(test_energy)
+{
+    /* Entry 0 alone reaches slot 9; entries 1..20 all reach slots 1, 2. */
+    fz_queue_t q;
+    fz_queue_init(&q, 16);
+    uint32_t rare[] = {1, 9};
+    uint32_t common[] = {1, 2};
+    add(&q, 4, 10, rare, 2);
+    for (int i = 0; i < 20; i++)
+        add(&q, 4, 10, common, 2);
+    fz_queue_cull(&q);
+    fz_entry_t *r = q.e[0], *c = q.e[1];
+    ck_assert_int_eq(r->favored, 1);
+    /* New: twice the base for the only entry on an edge. */
+    ck_assert_uint_eq(fz_queue_energy(&q, r), 2 * FZ_ENERGY_BASE);
+    r->was_fuzzed = 1;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_BASE);
+    r->turns = 17;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_BASE / 2);
+    /* Every edge of a common entry is reached by 21 entries: a quarter,
+     * halved again when it is not favored, never below the floor. */
+    c->was_fuzzed = 1;
+    uint32_t ce = fz_queue_energy(&q, c);
+    ck_assert_uint_lt(ce, FZ_ENERGY_BASE / 2);
+    ck_assert_uint_ge(ce, FZ_ENERGY_MIN);
+    /* The same queue gives the same answer: no clock, no RNG. */
+    ck_assert_uint_eq(fz_queue_energy(&q, c), ce);
+    /* A trim makes an entry cheaper and keeps its slots. */
+    uint8_t small[2] = {0};
+    fz_queue_shrink(&q, c, small, 2, 5);
+    ck_assert_uint_eq(c->len, 2);
+    ck_assert_uint_eq(c->work, 5);
+    fz_queue_free(&q);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("queue");
@@ -130,6 +166,7 @@ int main(void)
     tcase_add_test(tc, test_round_robin);
     tcase_add_test(tc, test_favored);
     tcase_add_test(tc, test_no_coverage_walks_all);
+    tcase_add_test(tc, test_energy);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }

@@ -246,6 +246,42 @@ START_TEST(test_rate_last_min)
 END_TEST
 
 /* The clock is read about every FZ_STATUS_CHECK_MS whatever the speed. */
+/* fuzzer_stats.json: every key of fuzzer_stats with its value, numbers
+ * as numbers, text quoted and escaped. */
+START_TEST(test_json)
+{
+    fz_stats_report_t r;
+    sample(&r);
+    r.command_line = "./t \"a b\" \\x";
+    char text[8192], json[16384];
+    fz_stats_format(text, sizeof text, &r);
+    ck_assert_int_gt(fz_stats_json(text, json, sizeof json), 0);
+    ck_assert_ptr_nonnull(strstr(json, "\"execs_done\": 123456,"));
+    ck_assert_ptr_nonnull(strstr(json, "\"start_time\": 1700000000,"));
+    ck_assert_ptr_nonnull(strstr(json, "\"afl_version\": \""));
+    ck_assert_ptr_nonnull(strstr(json, "\"command_line\": \"./t \\\"a b\\\" \\\\x\""));
+    int keys = 0, lines = 0;
+    for (const char *p = text; (p = strchr(p, '\n')); p++)
+        lines++;
+    for (const char *p = json; (p = strstr(p, "\": ")); p++)
+        keys++;
+    ck_assert_int_eq(keys, lines);
+    ck_assert_int_eq(json[0], '{');
+    ck_assert_int_eq(fz_stats_json(text, json, 64), -1); /* too small: refused, not cut */
+}
+END_TEST
+
+/* The live screen only for a terminal terminfo knows. */
+START_TEST(test_term_ok)
+{
+    ck_assert_int_eq(fz_status_term_ok(NULL), 0);
+    ck_assert_int_eq(fz_status_term_ok(""), 0);
+    ck_assert_int_eq(fz_status_term_ok("dumb"), 0);
+    ck_assert_int_eq(fz_status_term_ok("no-such-terminal-xyz"), 0);
+    ck_assert_int_eq(fz_status_term_ok("../../etc/passwd"), 0);
+}
+END_TEST
+
 START_TEST(test_status_interval)
 {
     ck_assert_uint_eq(fz_status_interval(10, 1000), 1);    /* 10 runs/s: every run */
@@ -267,6 +303,8 @@ int main(void)
     tcase_add_test(tc, test_atomic_write);
     tcase_add_test(tc, test_rate_last_min);
     tcase_add_test(tc, test_status_interval);
+    tcase_add_test(tc, test_json);
+    tcase_add_test(tc, test_term_ok);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }

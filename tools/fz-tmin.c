@@ -15,6 +15,7 @@
 #include "core/minimize.h"
 #include "core/opts.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-tmin";
 
@@ -62,6 +63,7 @@ static void choose_mode(fz_exec_t *x, fz_min_cfg_t *mc, uint8_t *want, const cha
 
 int main(int argc, char **argv)
 {
+    fz_version_check(argc, argv, "fz-tmin");
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
     const char *in = NULL, *out = NULL;
