@@ -67,7 +67,7 @@ static const struct lf_flag {
     {I(error_exitcode), NULL},
     {I(timeout_exitcode), NULL},
     {I(help), NULL},
-    {I(max_len), "not honoured: fz mutates inputs up to 1 MiB whatever -max_len says"},
+    {I(max_len), "fz-fuzz -l; longer corpus files are cut to it, as libFuzzer does"},
     {I(rss_limit_mb), "not honoured: fz can limit address space only (fz-fuzz -m), which "
                       "sanitizer builds exceed at start-up"},
     {S(dict), "fz-fuzz -x"},

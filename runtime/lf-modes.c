@@ -264,6 +264,8 @@ static int make_seeds(const lf_opts_t *o, const char *seeds)
             char *p = __fz_lf_path_join(o->dirs[d], names[i]), hex[41];
             size_t len;
             uint8_t *buf = p ? __fz_lf_read_file(p, &len) : NULL;
+            if (buf && o->max_len > 0 && len > (size_t)o->max_len)
+                len = (size_t)o->max_len; /* libFuzzer reads at most -max_len bytes too */
             if (buf && len)
                 count += __fz_lf_save_by_hash(seeds, buf, len, hex) >= 0;
             free(buf);
@@ -326,6 +328,8 @@ static char **fuzz_argv(const lf_opts_t *o, char *tool, char *self, const char *
         NUM("-t", o->timeout * 1000);
     if (o->seed > 0)
         NUM("-s", o->seed);
+    if (o->max_len > 0)
+        NUM("-l", o->max_len);
     long j = o->workers > 0 ? o->workers : o->jobs;
     if (j > 1)
         NUM("-j", j);

@@ -15,7 +15,10 @@ fzcc -O1 -fsanitize=fuzzer "$FZ_ROOT/testcases/lf_ladder.c" -o lad || fail "cann
 unset FZ_FUZZ # the driver finds bin/fz-fuzz by itself (built-in path, then PATH)
 
 # --- The planted bug, found by ./h corpus/ (bounded by -runs; -max_total_time too).
-mkdir corpus && printf 'hello' >corpus/a
+# The corpus starts two bytes from the bug ("LF" of "LF!"): the test is
+# about the driver (artifacts, corpus, output, exit codes), not the engine's
+# search, which tests/e2e/runtime_libfuzzer.sh covers.
+mkdir corpus && printf 'LFx' >corpus/a
 ./h -max_total_time=20 -runs=300000 -seed=1 corpus/ >h.out 2>h.err
 rc=$?
 [ $rc = 77 ] || { cat h.err; fail "./h corpus/ exited $rc, want 77 (libFuzzer's deadly-signal code)"; }
@@ -53,6 +56,14 @@ grep -q '^stat::number_of_executed_units: ' lad.err || fail "-print_final_stats=
 grep -qP '^#\d+\tNEW ' lad.err || fail "no NEW lines"
 [ "$(ls c2 | wc -l)" -gt 3 ] || fail "lf_ladder's corpus did not grow"
 ok "-runs=20000: Done $n runs, $(ls c2 | wc -l) corpus files"
+
+# -max_len=N: no new input is longer (fz-fuzz -l), longer corpus files are cut.
+mkdir c3 && printf 'a-long-seed-of-20-by' >c3/long
+./lad -max_len=4 -runs=5000 -seed=1 c3/ >/dev/null 2>ml.err || { cat ml.err; fail "-max_len=4 failed"; }
+for f in c3/*; do
+    [ "$f" = c3/long ] || [ "$(stat -c %s "$f")" -le 4 ] || fail "-max_len=4 wrote $f of $(stat -c %s "$f") bytes"
+done
+ok "-max_len=4: $(($(ls c3 | wc -l) - 1)) new files, none over 4 bytes"
 
 # -jobs=2: two fz instances (fz-fuzz -j 2); the corpus gets both's finds.
 mkdir cj && printf 'x' >cj/x
@@ -102,9 +113,9 @@ ok "-minimize_crash=1: 18 bytes -> 3"
 ./lad -runs=abc c2/ >/dev/null 2>bad.err && fail "-runs=abc accepted"
 grep -q -- "-runs expects a whole number" bad.err || fail "-runs=abc: no message"
 ./lad -runs c2/ >/dev/null 2>bad.err && fail "-runs without a value accepted"
-./lad -runs=100 -no_such_flag=1 -max_len=8 c2/ >/dev/null 2>bad.err || fail "an unknown flag stopped the run"
+./lad -runs=100 -no_such_flag=1 -rss_limit_mb=2560 c2/ >/dev/null 2>bad.err || fail "an unknown flag stopped the run"
 grep -q "unrecognized flag '-no_such_flag=1'" bad.err || fail "the unknown flag was not named"
-grep -q "ignores '-max_len=8'" bad.err || fail "-max_len (not honoured) was not named"
+grep -q "ignores '-rss_limit_mb=2560'" bad.err || fail "-rss_limit_mb (not honoured) was not named"
 ./lad -runs=100 missing/ >/dev/null 2>bad.err && fail "a missing corpus directory was accepted"
 grep -q 'directory "missing/" does not exist' bad.err || { cat bad.err; fail "missing dir: no message"; }
 if [ "$(id -u)" != 0 ]; then
