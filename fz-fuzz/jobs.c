@@ -24,6 +24,7 @@
 #include "fz-fuzz/fuzz.h"
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/stats.h"
+#include "fz-fuzz/status.h"
 #include "fz-fuzz/sync.h"
 #include "fz-log.h"
 
@@ -369,7 +370,7 @@ static void signal_all(const fz_jobs_shared_t *sh, int sig)
  * campaign at the first crash under --until-crash, draws or logs. */
 static void watch(fz_state_t *st, fz_jobs_shared_t *sh, uint64_t start)
 {
-    int tty = !st->cfg.quiet && isatty(STDOUT_FILENO);
+    int tty = !st->cfg.quiet && isatty(STDOUT_FILENO) && fz_status_term_ok(getenv("TERM"));
     uint64_t last_draw = 0, last_log = start;
     int stopping = 0;
     if (tty)
