@@ -336,7 +336,7 @@ static void draw(const fz_cfg_t *cfg, const fz_jobs_shared_t *sh, uint64_t secs)
 /* Reaps the instances that ended; returns how many are still alive. */
 static uint32_t reap(fz_jobs_shared_t *sh, const fz_cfg_t *cfg, int stopping)
 {
-    uint32_t alive = 0;
+    uint32_t alive = 0, died[FZ_JOBS_MAX], n_died = 0;
     for (uint32_t i = 0; i < sh->n; i++) {
         fz_jobs_slot_t *s = &sh->slot[i];
         if (s->state == FZ_JOB_DONE || s->state == FZ_JOB_DIED)
@@ -350,11 +350,18 @@ static uint32_t reap(fz_jobs_shared_t *sh, const fz_cfg_t *cfg, int stopping)
         int ok = WIFEXITED(status) &&
                  (WEXITSTATUS(status) == FZ_EXIT_OK || WEXITSTATUS(status) == FZ_EXIT_CRASH);
         __atomic_store_n(&s->state, ok ? FZ_JOB_DONE : FZ_JOB_DIED, __ATOMIC_RELAXED);
-        if (!ok && !stopping) {
-            char w[40];
+        if (!ok && !stopping)
+            died[n_died++] = i;
+    }
+    for (uint32_t k = 0; k < n_died; k++) {
+        const fz_jobs_slot_t *s = &sh->slot[died[k]];
+        char w[40];
+        if (alive)
             fz_warn("instance '%s' (pid %d) %s; the others go on (its directory: %s/%s)",
                     s->name, s->pid, state_word(s, w, sizeof w), cfg->out_root, s->name);
-        }
+        else
+            fz_warn("instance '%s' (pid %d) %s (its directory: %s/%s)", s->name, s->pid,
+                    state_word(s, w, sizeof w), cfg->out_root, s->name);
     }
     return alive;
 }
