@@ -357,14 +357,24 @@ int __fz_lf_wait_status(pid_t pid)
 
 int __fz_lf_driver;
 
-static int dispatch(lf_opts_t *o)
+static int dispatch(lf_opts_t *o, long *repeat)
 {
     if (o->help) {
         __fz_lf_usage();
         return 0;
     }
-    if (o->n_files && !o->n_dirs && !o->merge && !o->minimize_crash)
-        return -1; /* reproduce mode: libfuzzer.c runs the files */
+    if (o->n_files && !o->n_dirs && !o->merge && !o->minimize_crash) {
+        /* Reproduce mode: libfuzzer.c runs the files, -runs times each as
+         * libFuzzer does; the fuzzing flags do not apply, and say so. */
+        if (o->max_total_time || o->timeout || o->jobs || o->workers || o->dict || o->seed ||
+            o->max_len || o->print_final_stats)
+            fprintf(stderr, "INFO: running the given files only: -max_total_time, -timeout, "
+                            "-jobs, -workers, -dict, -seed, -max_len and -print_final_stats do "
+                            "not apply (use fz-fuzz --replay DIR -t MS -- ./harness for a "
+                            "timeout)\n");
+        *repeat = o->runs > 1 ? o->runs : 1;
+        return -1;
+    }
     /* This process only drives the tools: a leak check at its exit would
      * report the driver, not the harness (see __lsan_is_turned_off). */
     __fz_lf_driver = 1;
@@ -378,12 +388,13 @@ static int dispatch(lf_opts_t *o)
     return __fz_lf_fuzz(o);
 }
 
-int __fz_lf_main(int argc, char **argv)
+int __fz_lf_main(int argc, char **argv, long *repeat)
 {
     lf_opts_t o;
+    *repeat = 1;
     int rc = __fz_lf_parse_args(&o, argc, argv);
     if (!rc)
-        rc = dispatch(&o);
+        rc = dispatch(&o, repeat);
     free(o.dirs);
     free(o.files);
     return rc;

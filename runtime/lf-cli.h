@@ -22,8 +22,8 @@ typedef struct lf_opts {
 
 /* Outside a fuzzer, with arguments: returns the exit status, or -1 when
  * the arguments ask for reproduce mode (only files: libfuzzer.c runs each
- * -runs times). */
-int __fz_lf_main(int argc, char **argv);
+ * *repeat times, -runs=N as libFuzzer does). */
+int __fz_lf_main(int argc, char **argv, long *repeat);
 
 /* Set when this process drives fz's tools instead of running inputs. */
 extern int __fz_lf_driver;

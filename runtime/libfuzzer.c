@@ -145,8 +145,9 @@ __attribute__((visibility("default"))) int main(int argc, char **argv)
     int under_fuzzer = getenv(FZ_ENV_SHM_ID) != NULL;
     /* Run the libFuzzer way (corpus directories, -merge=1, ...): the
      * command line decides, nothing runs in this process (lf-modes.c). */
+    long repeat = 1;
     if (!under_fuzzer && argc > 1) {
-        int rc = __fz_lf_main(argc, argv);
+        int rc = __fz_lf_main(argc, argv, &repeat);
         if (rc >= 0)
             return rc;
     }
@@ -163,7 +164,8 @@ __attribute__((visibility("default"))) int main(int argc, char **argv)
         if (argv[i][0] == '-')
             continue; /* a libFuzzer flag such as -runs=N (checked by __fz_lf_main) */
         files++;
-        rc |= run_path(argv[i]);
+        for (long k = 0; k < repeat; k++)
+            rc |= run_path(argv[i]);
     }
     if (files) {
         fprintf(stderr, "***\n*** NOTE: fuzzing was not performed, you have only\n"

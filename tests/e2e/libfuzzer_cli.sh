@@ -95,6 +95,12 @@ grep -q 'ERROR: libFuzzer: timeout after 1 seconds' hang.err || fail "no timeout
 ls timeout-* >/dev/null 2>&1 || fail "no timeout-<sha1> artifact"
 ok "-timeout=1: timeout-<sha1>, exit 70"
 
+# Files only: reproduce mode, -runs=N runs each N times, fuzzing flags named.
+printf 'abc' >one
+[ "$(./h -runs=3 -timeout=5 one 2>rep.err | grep -c 'input of 3 bytes')" = 3 ] || fail "-runs=3 FILE did not run it 3 times"
+grep -q 'do not apply' rep.err || fail "-timeout with files only was dropped silently"
+ok "reproduce mode: -runs=3 FILE ran it 3 times"
+
 # --- -merge=1: only inputs that add coverage move into the first directory.
 mkdir mA mB && printf 'a' >mA/a && printf 'a' >mB/a2 && printf 'b' >mB/b1 && printf 'c' >mB/c && printf 'b' >mB/b2
 ./lad -merge=1 mA mB >/dev/null 2>merge.err || { cat merge.err; fail "-merge=1 failed"; }
