@@ -100,6 +100,7 @@
 
 #include "fz-config.h"
 #include "plugin/fz-denylist.h"
+#include "plugin/fz-llvm-cmp.h"
 
 using namespace llvm;
 
@@ -512,13 +513,16 @@ static void fz_emit_counters(Module &M, GlobalVariable *area, uint64_t n)
     area->setInitializer(ConstantExpr::getInBoundsGetElementPtr(arr_ty, local, idx));
 }
 
-static void fz_report(const Module &M, uint64_t n)
+static void fz_report(const Module &M, uint64_t n, uint64_t sites)
 {
     /* Like the GCC plugin: any value but "" and "0" silences. */
     const char *quiet = getenv("FZ_QUIET");
     if (quiet && *quiet && strcmp(quiet, "0") != 0)
         return;
     errs() << "fz-cc: " << n << " edges instrumented in " << M.getSourceFileName() << "\n";
+    if (sites > 0)
+        errs() << "fz-cc: " << sites << " comparison sites hooked in " << M.getSourceFileName()
+               << "\n";
 }
 
 /* ---- The pass ------------------------------------------------------------ */
@@ -546,7 +550,7 @@ PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
     /* FZ_NO_PRUNE, like FZ_QUIET: any value but "" and "0" sets it. */
     const char *no_prune = getenv("FZ_NO_PRUNE");
     bool prune = !(no_prune && *no_prune && strcmp(no_prune, "0") != 0);
-    uint64_t n = 0;
+    uint64_t n = 0, sites = 0;
     bool changed = false;
     if (!fz_denylist_deny_source(&dl, M.getSourceFileName().c_str())) {
         LLVMContext &C = M.getContext();
@@ -563,10 +567,14 @@ PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
         } else {
             area->eraseFromParent();
         }
+        /* After the counters: the logging copies count the same slots. */
+        sites = fz_cmp_instrument_module(
+            M, [&](Function &F) { return fz_should_instrument(F, &dl); },
+            [&](const BasicBlock &BB) { return fz_block_denied(BB, &dl); });
     }
     fz_denylist_free(&dl);
-    fz_report(M, n);
-    return n > 0 || changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    fz_report(M, n, sites);
+    return n > 0 || sites > 0 || changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace

@@ -33,14 +33,17 @@ FZ_LLVM_LDFLAGS = $(if $(FZ_LLVM_CONFIG),$(shell $(FZ_LLVM_CONFIG) --ldflags)) -
 
 ALL += $(LIBFZ)/fz-llvm-pass.so $(LIBFZ)/fz-llvm-pass.version
 
-$(LIBFZ)/fz-llvm-pass.so: plugin/fz-llvm-pass.cc plugin/fz-denylist.h include/fz-config.h
+FZ_LLVM_SRCS = plugin/fz-llvm-pass.cc plugin/fz-llvm-cmp.cc
+
+$(LIBFZ)/fz-llvm-pass.so: $(FZ_LLVM_SRCS) plugin/fz-llvm-cmp.h plugin/fz-denylist.h \
+		include/fz-config.h include/fz-cmplog.h
 	@if [ -n "$(FZ_LLVM_MISSING)" ]; then \
 	    echo "plugin/llvm.mk: $(FZ_LLVM_MISSING): skipping $@ (clang support is optional; for it: apt-get install clang llvm-dev)" >&2; \
 	else \
 	    mkdir -p $(dir $@) $(OBJ)/plugin && \
 	    echo "$(CXX) ... -o $@" && \
 	    $(CXX) $(FZ_CXXFLAGS) $(FZ_LLVM_CXXFLAGS) -MF $(OBJ)/plugin/fz-llvm-pass.d -MT $@ \
-	        $< $(FZ_LLVM_LDFLAGS) -o $@.tmp && mv $@.tmp $@; \
+	        $(FZ_LLVM_SRCS) $(FZ_LLVM_LDFLAGS) -o $@.tmp && mv $@.tmp $@; \
 	fi
 
 $(LIBFZ)/fz-llvm-pass.version: $(LIBFZ)/fz-llvm-pass.so

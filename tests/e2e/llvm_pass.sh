@@ -18,6 +18,10 @@ edges() {
     sed -n 's/^fz-cc: \([0-9]*\) edges instrumented in .*/\1/p' "$1"
 }
 
+# Without the comparison hooks: their logging copies repeat the counters
+# and the user's code (cmplog_hooks.sh tests them).
+export FZ_NO_CMP=1
+
 # 1. The IR at every -O level.
 for O in -O0 -O1 -O2 -O3; do
     ll=$T/t$O.ll
