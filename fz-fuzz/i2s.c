@@ -239,7 +239,7 @@ typedef struct {
     int depth;
 } level_t;
 
-static void solve(fz_state_t *st, uint32_t src, const level_t *lv);
+static int solve(fz_state_t *st, uint32_t src, const level_t *lv);
 
 /* A candidate broke checks its parent passed (a length or checksum over
  * the bytes it changed): fix them one by one, each fix a logging run,
@@ -303,11 +303,24 @@ static uint32_t rank_records(const level_t *lv, uint32_t *order)
     return n;
 }
 
-/* Tries the edits of every comparison of lv; a find is solved further at
- * once (the next check behind it), a candidate that broke a check is
- * repaired. */
-static void solve(fz_state_t *st, uint32_t src, const level_t *lv)
+/* The candidate whose log is clog made r come out equal and broke no
+ * check its parent passed: a step, even if coverage did not change (a
+ * compiler may test `a[0] == 'F' && a[1] == 'Z'` as one branch). */
+static int made_equal(const level_t *lv, const fz_cmp_list_t *clog, const fz_cmp_rec_t *r)
 {
+    const fz_cmp_rec_t *now = fz_cmp_list_find(clog, r->slot, r->idx);
+    uint32_t broken;
+    return now && now->type == r->type && fz_cmp_equal(now) &&
+           !fz_cmp_broken(lv->log, clog, &broken, 1);
+}
+
+/* Tries the edits of every comparison of lv; a find is solved further at
+ * once (the next check behind it), and so is a candidate that made its
+ * comparison equal without a find; a candidate that broke a check is
+ * repaired.  Returns 1 if anything was found. */
+static int solve(fz_state_t *st, uint32_t src, const level_t *lv)
+{
+    int any = 0;
     fz_i2s_t *I = &st->i2s;
     int d = lv->depth;
     uint32_t *order = malloc((lv->log->n ? lv->log->n : 1) * sizeof *order);
@@ -327,26 +340,31 @@ static void solve(fz_state_t *st, uint32_t src, const level_t *lv)
         }
         const fz_cmp_rec_t *c = lv->colour ? fz_cmp_list_find(lv->colour, r.slot, r.idx) : NULL;
         size_t ne = fz_i2s_edits(&r, lv->in, lv->len, c, lv->cin, edits, FZ_I2S_EDITS);
-        int found = 0;
+        int found = 0, step = 0;
         size_t j = 0;
-        for (; j < ne && !found && !out_of_budget(st); j++) {
+        for (; j < ne && !found && !step && !out_of_budget(st); j++) {
             size_t ol = fz_i2s_apply(lv->in, lv->len, &edits[j], out, room(st, lv->len));
             if (seen(I, hash_input(out, ol)))
                 continue;
+            level_t next = {out, ol, clog, NULL, NULL, d + 1};
             if (try_input(st, src, out, ol, "i2s", clog)) {
                 found = 1;
-                if (d + 1 < FZ_I2S_DEPTH) {
-                    level_t next = {out, ol, clog, NULL, NULL, d + 1};
+                if (d + 1 < FZ_I2S_DEPTH)
                     solve(st, src, &next);
-                }
+            } else if (made_equal(lv, clog, &r)) {
+                step = 1;
+                if (d + 1 < FZ_I2S_DEPTH)
+                    found = solve(st, src, &next);
             } else {
                 found = repair(st, src, lv, out, ol);
             }
         }
         if (!found && j == ne)
             mark_failed(I, &r); /* every edit tried, none found anything */
+        any |= found;
     }
     free(order);
+    return any;
 }
 
 /* A copy of the entry with every byte changed (from the seeded RNG), for
