@@ -219,10 +219,6 @@ static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *i
     for (uint32_t i = 0; i < l->n && I->dict.count < FZ_I2S_DICT_MAX; i++) {
         const fz_cmp_rec_t *r = &l->r[i];
         for (int side = 0; side < 2; side++) {
-            /* An integer's constant side is v1; a non-constant pair may
-             * still hold one (a value loaded from a table). */
-            if (r->type == FZ_CMP_INT && (r->attr & (FZ_CMP_A_CONST | FZ_CMP_A_SWITCH)) && !side)
-                continue;
             size_t n = fz_i2s_token(r, side, in, len, tok);
             if (n)
                 fz_dict_add(&I->dict, tok, n);

@@ -530,6 +530,11 @@ size_t fz_i2s_token(const fz_cmp_rec_t *r, int side, const uint8_t *in, size_t l
     const uint8_t *b = side ? r->b1 : r->b0;
     size_t n = op_len(r, side);
     if (r->type == FZ_CMP_INT) {
+        /* Only a constant: two variables compared may be pointers, whose
+         * values change with every start (ASLR), and a token from them
+         * would make two -s runs differ and help nothing. */
+        if (side != 1 || !(r->attr & (FZ_CMP_A_CONST | FZ_CMP_A_SWITCH)))
+            return 0;
         if (r->size == 16 && le_value(b + 8, 8))
             return 0; /* 128-bit constants are rare; keep the rule simple */
         uint64_t v = le_value(b, r->size);

@@ -133,7 +133,8 @@ size_t fz_i2s_apply(const uint8_t *in, size_t len, const fz_i2s_edit_t *e, uint8
 
 /* Dictionary tokens: the operand of r on `side` (0 or 1) as a token for
  * havoc, if it looks like one: 2..32 bytes, not found in the input (input
- * bytes are not the program's constants), not a trivial number (0, 1, -1,
+ * bytes are not the program's constants), for an integer only the constant
+ * side (v1 of a FZ_CMP_A_CONST or switch pair), not a trivial number (0, 1, -1,
  * fewer than two non-zero bytes) and either mostly printable or mostly
  * non-zero (a magic number).  Integers are written little-endian in the
  * smallest of 2, 4, 8 bytes that holds them.  Returns the token length

@@ -269,6 +269,12 @@ START_TEST(tokens_filter)
     ck_assert(!memcmp(tok, "\xef\xbe\xad\xde", 4));
     memcpy(r.b1, "\xef\xbe\0\0", 4); /* a 16-bit tag in an int */
     ck_assert_uint_eq(fz_i2s_token(&r, 1, NULL, 0, tok), 2);
+    ck_assert_uint_eq(fz_i2s_token(&r, 0, NULL, 0, tok), 0); /* not the variable side */
+    fz_cmp_rec_t p = r; /* two variables (pointers?): no token */
+    p.attr = FZ_CMP_A_EQ;
+    p.size = p.len0 = p.len1 = 8;
+    memcpy(p.b1, "\x10\x32\x54\x76\xfe\x7f\0\0", 8);
+    ck_assert_uint_eq(fz_i2s_token(&p, 1, NULL, 0, tok), 0);
     static const char *trivial[] = {"\0\0\0\0", "\1\0\0\0", "\xff\xff\xff\xff", "\0\1\0\0",
                                     "\x41\x41\0\0"};
     for (int i = 0; i < 5; i++) {

@@ -28,7 +28,7 @@ for f in fuzzer_stats fuzzer_setup plot_data cmdline; do
 done
 grep -q '^saved_crashes *: [1-9]' out/default/fuzzer_stats || fail "fuzzer_stats does not count the crash"
 ls out/default/queue | grep -q '^id:000000,time:0,execs:0,orig:' || fail "seed names are not AFL-style"
-ls out/default/queue | grep -Eq '^id:[0-9]{6},src:[0-9]{6},time:[0-9]+,execs:[0-9]+,op:[a-z]+(,\+cov)?$' ||
+ls out/default/queue | grep -Eq '^id:[0-9]{6},src:[0-9]{6},time:[0-9]+,execs:[0-9]+,op:[a-z0-9]+(,rep:[0-9]+)?(,\+cov)?$' ||
     fail "no AFL-style find in the queue"
 ok "output layout"
 
