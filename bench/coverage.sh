@@ -1,68 +1,191 @@
 #!/bin/bash
-# bench/coverage.sh - coverage over time, fz-fuzz against afl-fuzz, on the
-# same bundled target (bench/coverage_target.c) from the same seed, each for
-# BENCH_SECONDS (default 20) with -V.
+# bench/coverage.sh - coverage, speed and queue size over time, fz-fuzz
+# against afl-fuzz, on real Debian-source projects and on the bundled toy
+# target, from the same seeds, one fuzzer at a time.
+#
+#   bench/coverage.sh                       # zlib and expat, 300 s, 3 trials
+#   BENCH_SECONDS=90 BENCH_TRIALS=1 bench/coverage.sh zlib
+#
+# Targets (arguments, default "zlib expat"):
+#   zlib   Debian's zlib, bench/real/zlib_inflate.c (inflate into a 4 KiB window)
+#   expat  Debian's expat, bench/real/expat_parse.c (XML_Parse in two chunks)
+#   toy    bench/coverage_target.c, no download
+# The sources come from `apt-get source` (a deb-src line is added when the
+# machine has none; needs root and network once) and are cached under
+# bench/out/src, which is never committed.
+#
+# Environment: BENCH_SECONDS (per run, default 300), BENCH_TRIALS (default
+# 3; trial N uses -s N for both fuzzers), BENCH_FZ (the fz-fuzz binary,
+# default bin/fz-fuzz: point it at an older build to compare), BENCH_FZ_ARGS
+# (more fz-fuzz options, e.g. -d to measure the deterministic stages), BENCH_AFL=0
+# to skip afl-fuzz, BENCH_AFFINITY=0 so that neither fuzzer binds to a CPU
+# (needed where other processes hold every CPU).  The machine should be
+# otherwise idle; runs are sequential.
 #
 # The two fuzzers' own edge counts are not comparable (different
 # instrumentation), so coverage is measured one way for both: every queue
-# entry is replayed through fz-showmap on the fz-cc build of the target, and
-# the union of slots hit by entries whose name says time:<= T ms is the
-# coverage at T.  (Both fuzzers put time:MS in queue names.)  Prints a table
-# and the final ratio; it never fails on the ratio (a loaded machine should
-# not break `make bench`).  Also prints the runs fz-fuzz spent minimizing
-# (per new entry, and as a share of all runs).
+# entry is replayed through fz-showmap on one neutral build (fz-cc, GCC,
+# -O1), and the union of slots hit by entries whose name says time:<= T ms
+# is the coverage at T (both fuzzers put time:MS in queue names).  Also
+# per run: execs/s over the whole run and in its last minute (each
+# fuzzer's fuzzer_stats), the largest queue entry and the queue's total
+# bytes.  Prints one row per run and the median per fuzzer; it never fails
+# on the numbers (a loaded machine must not break `make bench`).
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
-secs=${BENCH_SECONDS:-20}
+secs=${BENCH_SECONDS:-300}
+trials=${BENCH_TRIALS:-3}
+# Both fuzzers bind to a free CPU unless BENCH_AFFINITY=0; on a shared
+# machine (no free CPU) afl-fuzz refuses to start, so say 0 there.
+affenv=()
+[ "${BENCH_AFFINITY:-1}" = 0 ] && affenv=(FZ_NO_AFFINITY=1 AFL_NO_AFFINITY=1)
+fzbin=$(realpath "${BENCH_FZ:-bin/fz-fuzz}")
+targets=("${@:-zlib}")
+[ $# -eq 0 ] && targets=(zlib expat)
+src=$root/bench/out/src
 w=$(mktemp -d "${TMPDIR:-/tmp}/fz-bench-cov.XXXXXX")
 trap 'rm -rf "$w"' EXIT
 
-# FZ_QUIET is fz-cc's (its per-file report line); fz-fuzz is quiet by -q.
-FZ_QUIET=1 bin/fz-cc -O1 bench/coverage_target.c -o "$w/fz-target" || exit 1
-mkdir "$w/seeds" && printf 'let x = 1;\n' >"$w/seeds/a"
-
-(cd "$w" && "$root/bin/fz-fuzz" -q -s 1 -V "$secs" -i seeds -o fz -- ./fz-target @@ >fz.log 2>&1)
-fuzzers=(fz)
-if command -v afl-fuzz >/dev/null && command -v afl-clang-fast >/dev/null; then
-    AFL_QUIET=1 afl-clang-fast -O1 bench/coverage_target.c -o "$w/afl-target" >/dev/null 2>&1 &&
-        (cd "$w" && AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
-            AFL_NO_AFFINITY=1 afl-fuzz -i seeds -o afl -s 1 -V "$secs" -- ./afl-target @@ \
-            >afl.log 2>&1) && fuzzers+=(afl)
+have_afl=0
+if [ "${BENCH_AFL:-1}" != 0 ] && command -v afl-fuzz >/dev/null && command -v afl-clang-fast >/dev/null; then
+    have_afl=1
 else
-    echo "afl-fuzz / afl-clang-fast not installed: fz-fuzz only"
+    echo "afl-fuzz / afl-clang-fast not installed (or BENCH_AFL=0): fz-fuzz only"
 fi
 
-# slots FUZZER: "time_ms slot" for every slot each queue entry hits.
-slots() {
-    local f
-    for f in "$w/$1"/default/queue/id:*; do
-        local t
-        t=$(basename "$f" | sed -n 's/.*time:\([0-9]*\).*/\1/p')
-        "$root/bin/fz-showmap" -q -e -o - -- "$w/fz-target" @@ <"$f" 2>/dev/null |
-            awk -F: -v t="${t:-0}" '{ print t, $1 }'
-    done
+# fetch PKG: the unpacked Debian source of PKG in $src (cached).
+fetch() {
+    local d
+    d=$(ls -d "$src/$1"-*/ 2>/dev/null | head -n 1)
+    if [ -z "$d" ]; then
+        mkdir -p "$src"
+        if ! grep -rqs '^deb-src\|^Types:.*deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+            printf '%s\n' "# Added by fz's bench/coverage.sh: source packages." 'Types: deb-src' \
+                'URIs: http://deb.debian.org/debian' 'Suites: bookworm' 'Components: main' \
+                'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
+                >/etc/apt/sources.list.d/fz-deb-src.sources && apt-get update -qq
+        fi
+        (cd "$src" && apt-get source -qq "$1") >"$w/apt.log" 2>&1 || {
+            tail -n 3 "$w/apt.log" >&2
+            return 1
+        }
+        d=$(ls -d "$src/$1"-*/ | head -n 1)
+    fi
+    echo "${d%/}"
 }
-marks="1 2 5 10 20 30 60 120 300"
-printf '%-10s' "time (s)"
-for m in $marks; do [ "$m" -le "$secs" ] && printf '%8s' "$m"; done
-echo "   (edges, measured on the fz-cc build)"
-declare -A final
-for fz in "${fuzzers[@]}"; do
-    slots "$fz" >"$w/$fz.slots"
-    printf '%-10s' "$fz"
+
+# build TARGET CC OUT: the target's harness built with compiler CC.
+build() {
+    local t=$1 cc=$2 out=$3 d
+    case $t in
+    zlib)
+        d=$(fetch zlib) || return 1
+        $cc -O1 -w -I"$d" -o "$out" bench/real/zlib_inflate.c \
+            "$d"/{adler32,crc32,inffast,inflate,inftrees,zutil}.c ;;
+    expat)
+        d=$(fetch expat) || return 1
+        $cc -O1 -w -DHAVE_EXPAT_CONFIG_H -Ibench/real -I"$d/expat/lib" -o "$out" \
+            bench/real/expat_parse.c "$d"/expat/lib/{xmlparse,xmlrole,xmltok}.c ;;
+    toy)
+        $cc -O1 -w -o "$out" bench/coverage_target.c ;;
+    esac
+}
+
+# seeds TARGET DIR: a few small, valid inputs.
+seeds() {
+    mkdir -p "$2"
+    case $1 in
+    zlib)
+        # First byte: &3 == 0 raw deflate, 1 gzip, else zlib (the harness).
+        python3 - "$2" <<'EOF'
+import sys, zlib, gzip
+d = sys.argv[1]
+texts = [b"hello, hello, hello world\n", bytes(range(64)) * 2, b"a" * 100 + b"b" * 20]
+for i, t in enumerate(texts):
+    open(f"{d}/zlib{i}", "wb").write(b"\x02" + zlib.compress(t, 9))
+c = zlib.compressobj(6, zlib.DEFLATED, -15)
+open(f"{d}/raw", "wb").write(b"\x00" + c.compress(texts[0]) + c.flush())
+open(f"{d}/gzip", "wb").write(b"\x01" + gzip.compress(texts[1], mtime=0))
+EOF
+        ;;
+    expat)
+        printf '<?xml version="1.0"?>\n<a x="1"><b>text &amp; more</b><c/></a>\n' >"$2/simple.xml"
+        printf '<!DOCTYPE r [<!ENTITY e "v"><!ATTLIST r a CDATA "d">]>\n<r>&e;<![CDATA[x]]><?pi d?><!-- c --></r>\n' >"$2/dtd.xml"
+        printf '<n:r xmlns:n="urn:x" xmlns="urn:y"><n:e n:a="1">&#65;&#x42;</n:e></n:r>\n' >"$2/ns.xml" ;;
+    toy)
+        printf 'let x = 1;\n' >"$2/a" ;;
+    esac
+}
+
+# run FUZZER TARGET TRIAL: one -V run into $w/run.
+run() {
+    rm -rf "$w/run"
+    if [ "$1" = fz ]; then
+        (cd "$w" && env "${affenv[@]}" "$fzbin" -q ${BENCH_FZ_ARGS:-} -s "$3" -V "$secs" -i "seeds-$2" -o run -- "./fz-$2" @@ \
+            >fz.log 2>&1)
+    else
+        (cd "$w" && env "${affenv[@]}" AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
+            afl-fuzz -i "seeds-$2" -o run -s "$3" -V "$secs" -- "./afl-$2" @@ >afl.log 2>&1)
+    fi
+    [ -e "$w/run/default/fuzzer_stats" ] || { echo "$1 did not run; its log ends:"; tail -n 5 "$w/$1.log"; } >&2
+}
+
+# measure TARGET: "edges@marks... final last_min_eps avg_eps largest total entries" of $w/run.
+measure() {
+    local q=$w/run/default/queue f t
+    for f in "$q"/id:*; do
+        t=$(basename "$f" | sed -n 's/.*time:\([0-9]*\).*/\1/p')
+        "$root/bin/fz-showmap" -q -e -o - -- "$w/neutral-$1" @@ <"$f" 2>/dev/null |
+            awk -F: -v t="${t:-0}" '{ print t, $1 }'
+    done >"$w/slots"
     for m in $marks; do
-        [ "$m" -le "$secs" ] || continue
-        printf '%8s' "$(awk -v lim=$((m * 1000)) '$1 <= lim { s[$2] = 1 } END { print length(s) }' "$w/$fz.slots")"
+        awk -v lim=$((m * 1000)) '$1 <= lim { s[$2] = 1 } END { printf "%d ", length(s) }' "$w/slots"
     done
-    final[$fz]=$(awk '{ s[$2] = 1 } END { print length(s) }' "$w/$fz.slots")
-    echo "   (final $((final[$fz])), queue $(ls "$w/$fz/default/queue" | grep -c '^id:'))"
+    local stats=$w/run/default/fuzzer_stats
+    stat() { sed -n "s/^$1 *: *//p" "$stats" | head -n 1; }
+    local execs rt
+    execs=$(stat execs_done)
+    rt=$(stat run_time)
+    local last
+    last=$(stat execs_ps_last_min | cut -d. -f1)
+    printf '%s %s ' "${last:-0}" \
+        "$(awk -v e="$execs" -v t="$rt" 'BEGIN { printf "%d", (t > 0 ? e / t : 0) }')"
+    find "$q" -maxdepth 1 -name 'id:*' -type f -printf '%s\n' |
+        awk '{ if ($1 > m) m = $1; s += $1; n++ } END { printf "%d %d %d\n", m, s, n }'
+}
+
+marks=""
+for m in 10 30 60 120 300 600 1200; do [ "$m" -lt "$secs" ] && marks="$marks $m"; done
+marks="$marks $secs"
+
+for t in "${targets[@]}"; do
+    FZ_QUIET=1 build "$t" "$root/bin/fz-cc" "$w/fz-$t" || { echo "$t: cannot build, skipped"; continue; }
+    FZ_QUIET=1 build "$t" "$root/bin/fz-cc" "$w/neutral-$t"
+    fuzzers=(fz)
+    [ $have_afl = 1 ] && AFL_QUIET=1 build "$t" afl-clang-fast "$w/afl-$t" >/dev/null 2>&1 && fuzzers+=(afl)
+    seeds "$t" "$w/seeds-$t"
+    echo "== $t: $secs s x $trials trial(s), seeds $(ls "$w/seeds-$t" | wc -l) files, edges on the fz-cc build"
+    printf '%-8s' run
+    for m in $marks; do printf '%7ss' "$m"; done
+    printf '%11s%10s%10s%10s%9s\n' last-min/s avg/s largest total entries
+    for fz in "${fuzzers[@]}"; do
+        : >"$w/rows-$fz"
+        for i in $(seq 1 "$trials"); do
+            run "$fz" "$t" "$i"
+            row=$(measure "$t"); [ -n "${BENCH_DEBUG:-}" ] && echo "raw: $row"
+            echo "$row" >>"$w/rows-$fz"
+            printf '%-8s' "$fz#$i"
+            echo "$row" | awk '{ for (i = 1; i <= NF - 5; i++) printf "%8s", $i;
+                printf "%11s%10s%10s%10s%9s\n", $(NF-4), $(NF-3), $(NF-2), $(NF-1), $NF }'
+        done
+        # Median of each column over the trials (the middle value; the
+        # lower middle one for an even count).
+        printf '%-8s' "$fz med"
+        awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; nf = NF } END {
+            for (i = 1; i <= nf; i++) { n = 0; for (r = 1; r <= NR; r++) a[++n] = v[i, r];
+                for (x = 1; x <= n; x++) for (y = x + 1; y <= n; y++) if (a[y] < a[x]) { s = a[x]; a[x] = a[y]; a[y] = s }
+                m[i] = a[int((n + 1) / 2)] }
+            for (i = 1; i <= nf - 5; i++) printf "%8s", m[i];
+            printf "%11s%10s%10s%10s%9s\n", m[nf-4], m[nf-3], m[nf-2], m[nf-1], m[nf] }' "$w/rows-$fz"
+    done
 done
-if [ -n "${final[afl]:-}" ]; then
-    awk -v a="${final[fz]}" -v b="${final[afl]}" \
-        'BEGIN { printf "coverage ratio fz/afl after %s s: %.2f\n", '"$secs"', (b > 0 ? a / b : 0) }'
-fi
-# What minimization cost fz-fuzz (fuzzer_stats: runs spent shrinking new
-# entries and crashes, and the entries fuzzing found).
-stat() { sed -n "s/^$1 *: //p" "$w/fz/default/fuzzer_stats"; }
-awk -v m="$(stat minimize_execs)" -v n="$(stat corpus_found)" -v e="$(stat execs_done)" \
-    'BEGIN { printf "fz minimization: %d runs for %d new entries (%.0f per entry, %.1f%% of %d runs)\n", m, n, (n ? m / n : 0), (e ? 100 * m / e : 0), e }'

@@ -1,10 +1,11 @@
 # core/core.mk - the execution core shared by fz-fuzz and the tools
-# (build/libfzcore.a: shared memory, forkserver client, coverage map,
-# minimizer driver, file and option helpers).  The minimizer drives
+# (build/libfzcore.a: shared memory, forkserver client, the execution
+# module (one run -> one record), coverage map, minimizer driver, file
+# reader/writer, option helpers).  The minimizer drives
 # mutators/reduce.h, so programs that use the core link build/libfzmut.a
 # after it.
 
-CORE_SRCS := core/shm.c core/fsrv.c core/coverage.c core/minimize.c core/util.c
+CORE_SRCS := core/shm.c core/fsrv.c core/coverage.c core/exec.c core/minimize.c core/fileio.c core/opts.c
 CORE_OBJS := $(CORE_SRCS:%.c=$(OBJ)/%.o)
 CORE_LIBS := $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
 

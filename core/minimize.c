@@ -15,29 +15,30 @@
 #define FINAL_RETRIES 3
 
 /* Runs buf once: 1 if it has the property, 0 if not, -1 on fsrv error. */
-static int check(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_t *buf, size_t len,
+static int check(fz_exec_t *x, const fz_min_cfg_t *cfg, const uint8_t *buf, size_t len,
                  fz_min_stats_t *st)
 {
-    fz_run_result_t r = fz_fsrv_run(fs, buf, len);
+    fz_exec_rec_t rec;
+    fz_run_result_t r = fz_exec_run(x, buf, len, 0, &rec);
     st->execs++;
     if (r == FZ_RUN_ERROR)
         return -1;
     if (cfg->poll && cfg->poll(cfg->poll_ctx))
         st->stopped = 1;
+    int ok;
     if (cfg->mode == FZ_MIN_CRASH)
-        return r == FZ_RUN_CRASH && (!cfg->crash_signal || fs->last_signal == cfg->crash_signal);
-    if (r != FZ_RUN_OK)
-        return 0;
-    fz_cov_classify(fs->trace_bits, fs->map_size);
-    return fz_cov_covers(fs->trace_bits, cfg->want_bits, fs->map_size);
+        ok = r == FZ_RUN_CRASH && (!cfg->crash_signal || rec.signal == cfg->crash_signal);
+    else
+        ok = r == FZ_RUN_OK && rec.map && fz_cov_covers(rec.map, cfg->want_bits, rec.map_size);
+    return ok && (!cfg->accept || cfg->accept(cfg->accept_ctx, &rec));
 }
 
 /* Confirms the final candidate, allowing a flaky target a few misses. */
-static int confirm(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_t *buf, size_t len,
+static int confirm(fz_exec_t *x, const fz_min_cfg_t *cfg, const uint8_t *buf, size_t len,
                    fz_min_stats_t *st)
 {
     for (int i = 0; i < FINAL_RETRIES; i++) {
-        int ok = check(fs, cfg, buf, len, st);
+        int ok = check(x, cfg, buf, len, st);
         if (ok)
             return ok;
         st->flaky = 1;
@@ -45,7 +46,7 @@ static int confirm(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_t *buf, s
     return 0;
 }
 
-fz_min_result_t fz_minimize(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_t *in, size_t len,
+fz_min_result_t fz_minimize(fz_exec_t *x, const fz_min_cfg_t *cfg, const uint8_t *in, size_t len,
                             uint8_t *out, size_t *out_len, fz_min_stats_t *stats)
 {
     fz_min_stats_t st;
@@ -55,7 +56,7 @@ fz_min_result_t fz_minimize(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_
     *out_len = len;
     fz_min_result_t res = FZ_MIN_OK;
 
-    int ok = check(fs, cfg, in, len, &st);
+    int ok = check(x, cfg, in, len, &st);
     if (ok <= 0) {
         res = ok < 0 ? FZ_MIN_ERROR : FZ_MIN_NOT_REPRODUCED;
         goto done;
@@ -65,9 +66,10 @@ fz_min_result_t fz_minimize(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_
     fz_reduce_t r;
     if (len == 0 || fz_reduce_init(&r, in, len, budget))
         goto done;
+    r.remove_only = cfg->remove_only;
     size_t cand_len;
     while (fz_reduce_next(&r, out, &cand_len)) {
-        ok = check(fs, cfg, out, cand_len, &st);
+        ok = check(x, cfg, out, cand_len, &st);
         if (ok < 0) {
             res = FZ_MIN_ERROR;
             break;
@@ -82,7 +84,7 @@ fz_min_result_t fz_minimize(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_
     /* A stop request skips the confirmation runs: best did show the
      * property once, and the user is waiting. */
     if (res == FZ_MIN_OK && best_len < len && !st.stopped &&
-        confirm(fs, cfg, best, best_len, &st) <= 0) {
+        confirm(x, cfg, best, best_len, &st) <= 0) {
         /* The reduced input stopped showing the property: fall back to
          * the original, the one input we saw with it at the start. */
         best = in;

@@ -1,6 +1,6 @@
 /*
  * minimize.h - the minimization driver: runs the mutators' reduction steps
- * (mutators/reduce.h) through the forkserver and keeps each smaller input
+ * (mutators/reduce.h) through the execution module (core/exec.h) and keeps each smaller input
  * that still has the property being preserved: the same crash, or the
  * given coverage bits.  Used by fz-fuzz (new queue entries, crashes) and by
  * fz-tmin.
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/fsrv.h"
+#include "core/exec.h"
 
 typedef enum {
     FZ_MIN_CRASH,   /* keep a crash (signal crash_signal, or any if 0) */
@@ -23,6 +23,12 @@ typedef struct {
     int crash_signal;         /* FZ_MIN_CRASH: signal to keep; 0 = any crash */
     const uint8_t *want_bits; /* FZ_MIN_COVERAGE: fsrv map_size bytes of bucket bits */
     uint64_t max_execs;       /* budget; 0 = unlimited */
+    int remove_only;          /* only remove blocks, never rewrite bytes to '0' (a queue
+                                 entry's trim: the values are what mutations build on) */
+    /* When set, a run that has the property must also pass this test (the
+     * crash triage: the same crash site).  0 rejects the candidate. */
+    int (*accept)(void *ctx, const fz_exec_rec_t *rec);
+    void *accept_ctx;
     /* Called after every run when set (fz-fuzz: the status screen and the
      * -V clock); a non-zero return ends the reduction at once with the
      * best input so far, which has shown the property. */
@@ -42,13 +48,14 @@ typedef struct {
 typedef enum {
     FZ_MIN_OK,             /* out holds the smallest input found (maybe == in) */
     FZ_MIN_NOT_REPRODUCED, /* the input did not show the property at the start */
-    FZ_MIN_ERROR           /* the forkserver failed; see fs->errmsg */
+    FZ_MIN_ERROR           /* the forkserver failed; see fz_exec_errmsg */
 } fz_min_result_t;
 
 /* Minimizes in[0..len) into out (capacity >= len; len may be 0).  out
  * always receives an input known to have the property (in itself at
- * worst).  The fsrv map holds an unrelated run afterwards. */
-fz_min_result_t fz_minimize(fz_fsrv_t *fs, const fz_min_cfg_t *cfg, const uint8_t *in, size_t len,
+ * worst).  Runs use the timeout in force; the last record is of an
+ * unrelated run afterwards.  Virgin maps are not touched. */
+fz_min_result_t fz_minimize(fz_exec_t *x, const fz_min_cfg_t *cfg, const uint8_t *in, size_t len,
                             uint8_t *out, size_t *out_len, fz_min_stats_t *stats);
 
 #endif

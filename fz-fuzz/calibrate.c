@@ -9,26 +9,28 @@
 #include <string.h>
 
 #include "core/coverage.h"
+#include "fz-config.h"
+#include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/names.h"
 #include "fz-fuzz/status.h"
 #include "fz-log.h"
 
 /* Slots whose classified value differs from the first run's become
  * variable; each is counted once in stats.var_bytes. */
-static int mark_variable(fz_state_t *st)
+static int mark_variable(fz_state_t *st, const uint8_t *now)
 {
-    fz_exec_t *x = &st->exec;
-    const uint8_t *now = x->fs.trace_bits;
+    fz_calib_maps_t *c = &st->calib;
     int changed = 0;
-    for (uint32_t i = 0; i < x->map_size; i += 8) {
+    for (uint32_t i = 0; i < st->exec.map_size; i += 8) {
         uint64_t a, b;
         memcpy(&a, now + i, 8);
-        memcpy(&b, x->scratch + i, 8);
+        memcpy(&b, c->first + i, 8);
         if (a == b)
             continue;
         changed = 1;
         for (uint32_t k = i; k < i + 8; k++) {
-            if (now[k] != x->scratch[k] && !x->var_map[k]) {
-                x->var_map[k] = 1;
+            if (now[k] != c->first[k] && !c->var_map[k]) {
+                c->var_map[k] = 1;
                 st->stats.var_bytes++;
             }
         }
@@ -36,17 +38,35 @@ static int mark_variable(fz_state_t *st)
     return changed;
 }
 
-static uint32_t list_edges(fz_exec_t *x)
+uint64_t fz_calib_work(const uint8_t *map, uint32_t size)
 {
+    /* The smallest raw count of each bucket bit 1, 2, 4 ... 128. */
+    static const uint8_t floor_of[8] = {1, 2, 3, 4, 8, 16, 32, 128};
+    uint64_t w = 0;
+    for (uint32_t i = 0; i < size; i += 8) {
+        uint64_t word;
+        memcpy(&word, map + i, 8);
+        if (!word)
+            continue;
+        for (uint32_t k = i; k < i + 8; k++)
+            if (map[k])
+                w += floor_of[31 - __builtin_clz(map[k])];
+    }
+    return w;
+}
+
+static uint32_t list_edges(fz_state_t *st)
+{
+    fz_calib_maps_t *c = &st->calib;
     uint32_t n = 0;
-    for (uint32_t i = 0; i < x->map_size; i += 8) {
+    for (uint32_t i = 0; i < st->exec.map_size; i += 8) {
         uint64_t w;
-        memcpy(&w, x->scratch + i, 8);
+        memcpy(&w, c->first + i, 8);
         if (!w)
             continue;
         for (uint32_t k = i; k < i + 8; k++)
-            if (x->scratch[k])
-                x->edges[n++] = k;
+            if (c->first[k])
+                c->edges[n++] = k;
     }
     return n;
 }
@@ -59,39 +79,41 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *
     uint64_t sum = 0;
     int runs = 0;
     for (int i = 0; i < FZ_CALIB_RUNS; i++) {
-        fz_run_result_t r = fz_fsrv_run(&x->fs, buf, len);
+        fz_exec_rec_t rec;
+        fz_run_result_t r = fz_exec_run(x, buf, len, 0, &rec);
         if (r == FZ_RUN_ERROR)
-            fz_die("the target stopped answering during calibration: %s", x->fs.errmsg);
+            fz_die("the target stopped answering during calibration: %s", fz_exec_errmsg(x));
         if (i == 0)
             out->result = r;
         if (r != FZ_RUN_OK) {
-            out->signal = x->fs.last_signal;
+            out->signal = rec.signal;
             out->result = r;
             break;
         }
-        /* A stop request cuts calibration short: the runs so far still
-         * give a time and a map, and a slow target must not hold Ctrl-C
-         * for FZ_CALIB_RUNS more timeouts. */
-        if (i > 0 && *st->stop)
+        /* A stop request (or -V running out) cuts calibration short: the
+         * runs so far still give a time and a map, and a slow target must
+         * not hold Ctrl-C or the time limit for FZ_CALIB_RUNS more runs. */
+        if (i > 0 && (*st->stop || st->ui.time_up))
             break;
-        fz_cov_classify(x->fs.trace_bits, x->map_size);
         fz_status_tick(st);
         runs++;
-        sum += x->fs.last_exec_us;
-        if (x->fs.last_exec_us > out->max_us)
-            out->max_us = x->fs.last_exec_us;
+        sum += rec.exec_us;
+        if (rec.exec_us > out->max_us)
+            out->max_us = rec.exec_us;
+        if (!rec.map)
+            continue; /* blind mode: time only */
         if (i == 0)
-            memcpy(x->scratch, x->fs.trace_bits, x->map_size);
-        else if (mark_variable(st))
+            memcpy(st->calib.first, rec.map, x->map_size);
+        else if (mark_variable(st, rec.map))
             out->variable = 1;
     }
     out->exec_us = runs ? sum / runs : 0;
     if (out->result == FZ_RUN_OK) {
-        out->n_edges = list_edges(x);
+        out->n_edges = x->blind ? 0 : list_edges(st);
+        out->work = x->blind ? 0 : fz_calib_work(st->calib.first, x->map_size);
         if (out->max_us > st->stats.slowest_exec_us)
             st->stats.slowest_exec_us = out->max_us;
     }
-    x->stab_runs++;
     st->stats.calib_execs += x->fs.total_execs - before;
 }
 
@@ -104,24 +126,38 @@ static void add_seed(fz_state_t *st, const fz_file_t *f, const fz_calib_t *c)
     if (st->out.resumed)
         snprintf(name, sizeof(name), "%s", f->name);
     else
-        fz_queue_seed_name(name, sizeof(name), st->next_queue_id++, f->name);
+        fz_name_seed(name, sizeof(name), st->next_queue_id++, f->name);
     char *fname = strdup(name);
     if (!fname)
         fz_die("out of memory");
     fz_entry_t *e =
-        fz_queue_add(&st->queue, fname, f->data, f->len, c->exec_us, st->exec.edges, c->n_edges, 1);
+        fz_queue_add(&st->queue, fname, f->data, f->len, c->work, st->calib.edges, c->n_edges, 1);
     e->var_behavior = c->variable;
-    fz_cov_new_bits(st->exec.virgin, st->exec.scratch, st->exec.map_size);
+    e->exec_us = c->exec_us;
+    if (!st->exec.blind)
+        fz_exec_mark_seen(&st->exec, FZ_VIRGIN_QUEUE, st->calib.first);
 }
 
-void fz_calibrate_save_seeds(fz_state_t *st)
+void fz_calibrate_unsave_seeds(fz_state_t *st)
+{
+    for (uint32_t i = 0; i < st->queue.n && !st->out.resumed; i++)
+        fz_outdir_remove(&st->out, "queue", st->queue.e[i]->fname);
+}
+
+int fz_calibrate_save_seeds(fz_state_t *st)
 {
     if (st->out.resumed)
-        return;
+        return 0;
     for (uint32_t i = 0; i < st->queue.n; i++) {
         const fz_entry_t *e = st->queue.e[i];
-        fz_outdir_save(&st->out, "queue", e->fname, e->data, e->len);
+        int rc = fz_outdir_try_save(&st->out, "queue", e->fname, e->data, e->len);
+        if (rc) {
+            for (uint32_t k = 0; k < i; k++)
+                fz_outdir_remove(&st->out, "queue", st->queue.e[k]->fname);
+            return rc;
+        }
     }
+    return 0;
 }
 
 /* 5x the slowest seed, rounded up, within the documented bounds. */
@@ -136,8 +172,39 @@ static uint32_t default_timeout(uint64_t slowest_us)
     return (uint32_t)ms;
 }
 
+/* The maximum input length: -l, or the largest seed but at least
+ * FZ_MAXLEN_MIN.  Under -l, seeds over it are skipped by the caller; if
+ * that leaves none, -l is below the smallest seed and nothing can run. */
+static void choose_max_len(fz_state_t *st, const fz_files_t *seeds)
+{
+    fz_len_ctl_t *l = &st->len;
+    uint32_t largest = 0, smallest = UINT32_MAX;
+    const char *small_name = "?";
+    for (uint32_t i = 0; i < seeds->n; i++) {
+        largest = seeds->f[i].len > largest ? seeds->f[i].len : largest;
+        if (seeds->f[i].len < smallest) {
+            smallest = seeds->f[i].len;
+            small_name = seeds->f[i].name;
+        }
+    }
+    l->fixed = st->cfg.max_len != 0;
+    if (l->fixed) {
+        l->max = st->cfg.max_len;
+        if (seeds->n && smallest > l->max)
+            fz_die("-l %u is below the smallest %s ('%s', %u bytes): every one would be skipped; "
+                   "raise -l to at least %u or shrink the inputs (fz-tmin)",
+                   l->max, st->out.resumed ? "queue entry" : "seed", small_name, smallest,
+                   smallest);
+        return;
+    }
+    l->max = largest > FZ_MAXLEN_MIN ? largest : FZ_MAXLEN_MIN;
+    if (l->max > FZ_MAX_INPUT)
+        l->max = FZ_MAX_INPUT;
+}
+
 int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
 {
+    choose_max_len(st, seeds);
     uint64_t slowest = 0;
     uint32_t crashed = 0;
     const char *first_crash = NULL;
@@ -146,6 +213,11 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
         if (*st->stop)
             return -1;
         const fz_file_t *f = &seeds->f[i];
+        if (f->len > st->len.max) {
+            fz_warn("%s '%s' is %u bytes, over the maximum length %u (-l); skipping it",
+                    st->out.resumed ? "queue entry" : "seed", f->name, f->len, st->len.max);
+            continue;
+        }
         fz_calib_t c;
         fz_calibrate(st, f->data, f->len, &c);
         if (*st->stop)
@@ -181,8 +253,7 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
             "any input: run it by hand on a seed, fix it, or start from inputs that do not crash",
             first_crash ? first_crash : "?", first_sig);
     if (!st->cfg.timeout_ms) {
-        st->exec.timeout_ms = default_timeout(slowest);
-        fz_fsrv_set_timeout(&st->exec.fs, st->exec.timeout_ms);
+        fz_exec_set_timeout(&st->exec, default_timeout(slowest));
     }
     if (st->queue.n_seen == 0 && !st->cfg.blind)
         fz_warn("no seed reached any instrumented code; is the target built with fz-cc, and "

@@ -32,14 +32,20 @@ typedef struct fz_calib {
     int signal;             /* the crash signal, if result is FZ_RUN_CRASH */
     uint64_t exec_us;       /* mean run time */
     uint64_t max_us;        /* slowest run */
-    uint32_t n_edges;       /* slots hit by the first run, listed in st->exec.edges */
+    uint32_t n_edges;       /* slots hit by the first run, listed in st->calib.edges */
+    uint64_t work;          /* edges the first run executed (fz_calib_work) */
     int variable;           /* some slot changed between runs */
 } fz_calib_t;
 
-/* Run buf FZ_CALIB_RUNS times (once if the first run crashes or hangs).
- * Leaves the first run's classified map in st->exec.scratch and its slot
- * list in st->exec.edges, and marks changing slots in st->exec.var_map. */
+/* Run buf FZ_CALIB_RUNS times (once if the first run crashes or hangs,
+ * fewer on a stop signal or when -V is up).  Leaves the first run's
+ * classified map in st->calib.first and its slot list in st->calib.edges,
+ * and marks changing slots in st->calib.var_map. */
 void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *out);
+
+/* Roughly how many edges a run executed: each slot's bucket floor summed
+ * over a classified map.  A clock-free stand-in for the run time. */
+uint64_t fz_calib_work(const uint8_t *map, uint32_t size);
 
 /* Calibrate every seed, add the good ones to the queue (in memory only),
  * report seeds that crash (skipped) and die on one that hangs or when none
@@ -50,7 +56,14 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *
 int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds);
 
 /* Save the calibrated seeds into queue/ (not when resuming: they are
- * already there).  Called once fz_calibrate_seeds has succeeded. */
-void fz_calibrate_save_seeds(fz_state_t *st);
+ * already there).  Called once fz_calibrate_seeds has succeeded.  All or
+ * nothing: when a write fails (a full disk) the seeds written so far are
+ * removed again, so no campaign with part of the seeds is left for a
+ * resume to continue without the rest.  Returns 0 or -errno. */
+int fz_calibrate_save_seeds(fz_state_t *st);
+
+/* Removes the seeds' queue files (rolling back a start that failed after
+ * fz_calibrate_save_seeds). */
+void fz_calibrate_unsave_seeds(fz_state_t *st);
 
 #endif

@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fz-fuzz/calibrate.h"
 #include "core/coverage.h"
+#include "fz-fuzz/calibrate.h"
 #include "core/minimize.h"
 #include "fz-fuzz/status.h"
+#include "fz-fuzz/names.h"
 #include "fz-fuzz/sync.h"
 #include "fz-fuzz/triage.h"
 #include "fz-log.h"
@@ -43,92 +44,158 @@ int fz_fuzz_min_poll(void *ctx)
     return *st->stop || st->ui.time_up;
 }
 
-/* Shrink a new entry while it keeps the bits it adds (mask); *buf and
- * *len become the minimizer's output when that worked. */
-static void minimize_entry(fz_state_t *st, const uint8_t **buf, uint32_t *len, const uint8_t *mask)
+int fz_fuzz_name(const fz_state_t *st, char *buf, size_t n, uint32_t id, int sig,
+                 const fz_origin_t *o, int new_edge)
 {
-    fz_exec_t *x = &st->exec;
-    fz_min_cfg_t mc = {.mode = FZ_MIN_COVERAGE,
-                       .want_bits = mask,
-                       .max_execs = FZ_ENTRY_MIN_EXECS,
-                       .poll = fz_fuzz_min_poll,
-                       .poll_ctx = st};
-    fz_min_stats_t ms = {0};
-    size_t out_len = *len;
-    fz_min_result_t r = fz_minimize(&x->fs, &mc, *buf, *len, x->min_buf, &out_len, &ms);
-    st->stats.min_execs += ms.execs;
-    if (r == FZ_MIN_ERROR)
-        fz_die("the target stopped answering while minimizing an input: %s", x->fs.errmsg);
-    if (r == FZ_MIN_OK) {
-        *buf = x->min_buf;
-        *len = (uint32_t)out_len;
-    }
+    fz_origin_t named = *o;
+    if (!o->peer)
+        named.src = st->queue.e[o->src]->file_id; /* names carry the parent's file id */
+    return fz_name_find(buf, n, id, sig, &named, fz_now_ms() - st->stats.start_ms,
+                        fz_state_execs(st), new_edge);
 }
 
-/* A new entry: minimize it keeping the bits it adds (mask), calibrate the
- * result, add it to the queue and save it.  Another instance's file being
- * synced (st->sync.peer) is kept as it is: its finder minimized it already,
- * and an import byte-identical to its source is easy to trace. */
-static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const uint8_t *mask,
-                      int kind, uint32_t src, const char *op)
+/* A new entry: calibrate it, add it to the queue and save it.  It is
+ * trimmed on its first turn (trim_entry), so an entry that never gets one
+ * costs nothing; a peer's import is kept as it is: its finder trimmed it
+ * already, and an import byte-identical to its source is easy to trace. */
+static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind,
+                      const fz_origin_t *o)
 {
-    fz_exec_t *x = &st->exec;
-    if (!st->sync.peer)
-        minimize_entry(st, &buf, &len, mask);
     fz_calib_t c;
     fz_calibrate(st, buf, len, &c);
 
     char name[256];
-    fz_sync_find_name(st, name, sizeof(name), st->next_queue_id++, 0, src, op,
-                      kind == FZ_COV_NEW_EDGE);
+    fz_fuzz_name(st, name, sizeof(name), st->next_queue_id++, 0, o, kind == FZ_COV_NEW_EDGE);
     char *fname = strdup(name);
     if (!fname)
         fz_die("out of memory");
-    uint32_t depth = st->sync.peer ? 1 : st->queue.e[src]->depth + 1;
-    fz_entry_t *e = fz_queue_add(&st->queue, fname, buf, len, c.exec_us ? c.exec_us : 1, x->edges,
+    uint32_t depth = o->peer ? 1 : st->queue.e[o->src]->depth + 1;
+    fz_entry_t *e = fz_queue_add(&st->queue, fname, buf, len, c.work, st->calib.edges,
                                  c.result == FZ_RUN_OK ? c.n_edges : 0, depth);
     e->var_behavior = c.variable;
+    e->exec_us = c.exec_us;
+    e->trimmed = o->peer != NULL;
     fz_outdir_save(&st->out, "queue", name, buf, len);
-    if (st->sync.peer) {
+    st->len.quiet_since = fz_state_execs(st);
+    if (o->peer) {
         st->stats.corpus_imported++; /* a peer's find, counted apart as AFL++ does */
         return;
     }
     st->stats.corpus_found++;
     st->stats.last_find_ms = fz_now_ms();
+    if (kind == FZ_COV_NEW_EDGE)
+        st->stats.last_edge_ms = st->stats.last_find_ms;
 }
 
-int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t src, const char *op)
+/* The forkserver is gone.  When it was killed while it ran buf, the input
+ * made the target kill it (core/fsrv.h, broke_signal): that input is saved
+ * as a crash, so crashes/ and the exit status (3) say what happened, and
+ * the run ends, since no target is left to run. */
+__attribute__((noreturn)) static void target_broke(fz_state_t *st, const uint8_t *buf,
+                                                 uint32_t len, const fz_origin_t *o)
 {
     fz_exec_t *x = &st->exec;
-    fz_run_result_t r = fz_fsrv_run(&x->fs, buf, len);
+    if (!x->fs.broke_signal)
+        fz_die("the target stopped answering: %s", fz_exec_errmsg(x));
+    char name[256];
+    fz_fuzz_name(st, name, sizeof(name), st->next_crash_id++, x->fs.broke_signal, o, 0);
+    fz_outdir_save(&st->out, "crashes", name, buf, len);
+    st->stats.saved_crashes++;
+    st->stats.last_crash_ms = fz_now_ms();
+    fz_die("%s; the input is saved as %s/crashes/%s", fz_exec_errmsg(x), st->out.dir, name);
+}
+
+/* An entry's first turn starts by shrinking it while it keeps every bucket
+ * of its map (not only what it added: a smaller input that lost coverage
+ * would be a different entry), within FZ_TRIM_MAX_EXECS runs.  The smaller
+ * input replaces the entry and its file. */
+static void trim_entry(fz_state_t *st, fz_entry_t *e)
+{
+    fz_exec_t *x = &st->exec;
+    e->trimmed = 1;
+    if (x->blind || e->len < FZ_TRIM_MIN_BYTES)
+        return;
+    fz_exec_rec_t rec;
+    fz_run_result_t r = fz_exec_run(x, e->data, e->len, 0, &rec);
+    st->stats.min_execs++;
+    if (r == FZ_RUN_ERROR)
+        fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
+    if (r != FZ_RUN_OK)
+        return; /* flaky: it crashed or hung now; keep it as it is */
+    uint8_t *want = malloc(x->map_size);
+    if (!want)
+        fz_die("out of memory");
+    memcpy(want, rec.map, x->map_size);
+    fz_min_cfg_t mc = {.mode = FZ_MIN_COVERAGE,
+                       .want_bits = want,
+                       .max_execs = FZ_TRIM_MAX_EXECS,
+                       .remove_only = 1,
+                       .poll = fz_fuzz_min_poll,
+                       .poll_ctx = st};
+    fz_min_stats_t ms = {0};
+    size_t out_len = e->len;
+    fz_min_result_t mr = fz_minimize(x, &mc, e->data, e->len, st->min_buf, &out_len, &ms);
+    st->stats.min_execs += ms.execs;
+    free(want);
+    if (mr == FZ_MIN_ERROR)
+        fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
+    if (mr != FZ_MIN_OK || out_len >= e->len)
+        return;
+    if (fz_fuzz_should_stop(st)) {
+        /* -V or a signal: keep the smaller input, skip the run that would
+         * measure its work (one more run time past the limit). */
+        fz_queue_shrink(&st->queue, e, st->min_buf, (uint32_t)out_len, e->work);
+        fz_outdir_save(&st->out, "queue", e->fname, e->data, e->len);
+        return;
+    }
+    /* Its work (the cost proxy) from one run of the trimmed input. */
+    r = fz_exec_run(x, st->min_buf, out_len, 0, &rec);
+    st->stats.min_execs++;
+    if (r == FZ_RUN_ERROR)
+        fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
+    if (r != FZ_RUN_OK)
+        return;
+    fz_queue_shrink(&st->queue, e, st->min_buf, (uint32_t)out_len, fz_calib_work(rec.map, rec.map_size));
+    fz_outdir_save(&st->out, "queue", e->fname, e->data, e->len);
+}
+
+/* Without -l, the maximum length grows by half when FZ_MAXLEN_STALL_EXECS
+ * runs found nothing (see fuzz.h).  Counted in runs, not seconds, so -s
+ * reproduces it. */
+static void grow_max_len(fz_state_t *st)
+{
+    fz_len_ctl_t *l = &st->len;
+    uint64_t now = fz_state_execs(st);
+    if (l->fixed || l->max >= FZ_MAX_INPUT || now - l->quiet_since < FZ_MAXLEN_STALL_EXECS)
+        return;
+    uint64_t grown = (uint64_t)l->max + l->max / 2;
+    l->max = grown > FZ_MAX_INPUT ? FZ_MAX_INPUT : (uint32_t)grown;
+    l->quiet_since = now;
+    if (!st->ui.tty)
+        fz_info("no find in %u runs: inputs may now grow to %u bytes", FZ_MAXLEN_STALL_EXECS,
+                l->max);
+}
+
+int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
+{
+    fz_exec_t *x = &st->exec;
+    fz_exec_rec_t rec;
     int grew = 0;
-    switch (r) {
+    switch (fz_exec_run(x, buf, len, 0, &rec)) {
     case FZ_RUN_ERROR:
-        fz_stats_write(st);
-        fz_die("the target stopped answering: %s", x->fs.errmsg);
+        target_broke(st, buf, len, o);
     case FZ_RUN_CRASH:
-        fz_triage_crash(st, buf, len, src, op);
+        fz_triage_crash(st, buf, len, &rec, o);
         break;
     case FZ_RUN_HANG:
-        fz_triage_hang(st, buf, len, src, op);
+        fz_triage_hang(st, buf, len, &rec, o);
         break;
     case FZ_RUN_OK:
-        if (x->fs.last_exec_us > st->stats.slowest_exec_us)
-            st->stats.slowest_exec_us = x->fs.last_exec_us;
-        if (st->cfg.blind)
+        if (rec.exec_us > st->stats.slowest_exec_us)
+            st->stats.slowest_exec_us = rec.exec_us;
+        if (!rec.new_bits)
             break;
-        fz_cov_classify(x->fs.trace_bits, x->map_size);
-        if (!fz_cov_has_new_bits(x->virgin, x->fs.trace_bits, x->map_size))
-            break;
-        /* The mask must be taken before new_bits marks the bits as seen. */
-        fz_cov_new_mask(x->virgin, x->fs.trace_bits, x->scratch, x->map_size);
-        int kind = fz_cov_new_bits(x->virgin, x->fs.trace_bits, x->map_size);
-        uint8_t *mask = malloc(x->map_size);
-        if (!mask)
-            fz_die("out of memory");
-        memcpy(mask, x->scratch, x->map_size);
-        add_entry(st, buf, len, mask, kind, src, op);
-        free(mask);
+        add_entry(st, buf, len, fz_exec_commit(x, &rec, NULL), o);
         grew = 1;
         break;
     }
@@ -148,11 +215,12 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
         env.splice_len = p->len;
     }
     fz_chain_t chain;
-    fz_chain_init(&chain, &st->rng, &env, e->data, e->len, buf, FZ_MAX_INPUT);
-    uint32_t rounds = e->was_fuzzed ? FZ_HAVOC_ROUNDS : 2 * FZ_HAVOC_ROUNDS;
+    fz_chain_init(&chain, &st->rng, &env, e->data, e->len, buf, st->len.max);
+    uint32_t rounds = fz_queue_energy(&st->queue, e);
     for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st); i++) {
         size_t len = fz_chain_next(&chain);
-        fz_fuzz_run_one(st, buf, (uint32_t)len, e->id, fz_chain_stage(&chain));
+        fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
+        fz_fuzz_run_one(st, buf, (uint32_t)len, &o);
     }
 }
 
@@ -177,15 +245,18 @@ static void det_walk(fz_state_t *st, fz_entry_t *e, uint8_t *buf, int k_from, in
     if (e->was_fuzzed)
         return;
     uint32_t n = e->len < FZ_DET_MAX_BYTES ? e->len : FZ_DET_MAX_BYTES;
+    fz_origin_t o = {.op = op, .src = e->id};
     memcpy(buf, e->data, e->len);
     for (uint32_t i = 0; i < n && !fz_fuzz_should_stop(st); i++) {
         uint8_t orig = buf[i];
-        for (int k = k_from; k < k_to; k++) {
+        /* The stop test runs before every run, not once per byte: on a
+         * slow target 12 runs can be seconds past -V. */
+        for (int k = k_from; k < k_to && !fz_fuzz_should_stop(st); k++) {
             uint8_t v = det_value(orig, k);
             if (v == orig || (k >= 10 && (v ^ orig) && !((v ^ orig) & ((v ^ orig) - 1))))
                 continue; /* no change, or a value the bit flips already tried */
             buf[i] = v;
-            fz_fuzz_run_one(st, buf, e->len, e->id, op);
+            fz_fuzz_run_one(st, buf, e->len, &o);
         }
         buf[i] = orig;
     }
@@ -200,6 +271,7 @@ static void stage_sweep(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
 {
     if (e->was_fuzzed || e->len > FZ_SWEEP_MAX_BYTES)
         return;
+    fz_origin_t o = {.op = "sweep", .src = e->id};
     memcpy(buf, e->data, e->len);
     for (uint32_t i = 0; i < e->len && !fz_fuzz_should_stop(st); i++) {
         uint8_t orig = buf[i];
@@ -209,7 +281,7 @@ static void stage_sweep(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
                 (uint8_t)(orig - 1) == v)
                 continue; /* unchanged, or already run by flip1 / arith8 */
             buf[i] = (uint8_t)v;
-            fz_fuzz_run_one(st, buf, e->len, e->id, "sweep");
+            fz_fuzz_run_one(st, buf, e->len, &o);
         }
         buf[i] = orig;
     }
@@ -228,7 +300,8 @@ static void stage_arith(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
 /* The stages each turn runs, in order.  A new stage is one row.  A -S
  * secondary skips the deterministic ones (as AFL++'s do): they walk the
  * same inputs the same way in every instance, so one instance, the main or
- * a lone one, doing them is enough. */
+ * a lone one, doing them is enough.  -d skips them everywhere, -D runs
+ * them; the default is FZ_DET_DEFAULT. */
 static const struct fz_stage {
     const char *name;
     void (*run)(fz_state_t *st, fz_entry_t *e, uint8_t *buf);
@@ -259,10 +332,15 @@ void fz_fuzz_loop(fz_state_t *st)
             st->stats.found_at_cycle = st->stats.corpus_found;
             st->stats.last_cycle = st->queue.cycles;
         }
+        grow_max_len(st);
+        if (!e->trimmed)
+            trim_entry(st, e);
+        int det = !st->cfg.is_secondary && !st->cfg.det_off && (st->cfg.det_on || FZ_DET_DEFAULT);
         for (size_t i = 0; i < sizeof(fz_stages) / sizeof(fz_stages[0]); i++)
-            if (!fz_stages[i].deterministic || !st->cfg.is_secondary)
+            if ((!fz_stages[i].deterministic || det) && !fz_fuzz_should_stop(st))
                 fz_stages[i].run(st, e, buf);
         e->was_fuzzed = 1;
+        e->turns++;
     }
     free(buf);
 }

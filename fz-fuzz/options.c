@@ -14,17 +14,18 @@
 
 #include "fz-config.h"
 #include "fz-fuzz/sync.h"
-#include "core/util.h"
+#include "core/opts.h"
 
 /* How a row stores its value. */
 enum opt_kind {
-    OPT_STR,  /* const char * */
-    OPT_U32,  /* uint32_t, decimal */
-    OPT_U64,  /* uint64_t, decimal */
-    OPT_FLAG, /* int set to 1, no argument */
-    OPT_LIST, /* -x: appended to dict_files */
-    OPT_NAME, /* -M/-S: instance name plus is_main */
-    OPT_HELP, /* -h */
+    OPT_STR,     /* const char * */
+    OPT_U32,     /* uint32_t, decimal */
+    OPT_U64,     /* uint64_t, decimal */
+    OPT_FLAG,    /* int set to 1, no argument */
+    OPT_LIST,    /* -x: appended to dict_files */
+    OPT_NAME,    /* -M/-S: instance name plus is_main */
+    OPT_HELP,    /* -h */
+    OPT_VERSION, /* --version: answered by main before parsing (fz-version.h); listed for -h */
 };
 
 struct opt {
@@ -47,6 +48,13 @@ static const struct opt opt_table[] = {
     {"-E", "N", OPT_U64, AT(max_execs), "stop after N executions of the target"},
     {"-s", "SEED", OPT_U64, AT(seed),
      "seed of the random generator (same seed, same -E: same queue)"},
+    {"-l", "N", OPT_U32, AT(max_len),
+     "largest input to make, in bytes (default: the largest seed, at least 4096, growing "
+     "while finds stall)"},
+    {"--max-len", "N", OPT_U32, AT(max_len), "the same as -l N"},
+    {"-D", NULL, OPT_FLAG, AT(det_on),
+     "deterministic stages (bit flips, +-1, byte sweep) on each entry's first turn"},
+    {"-d", NULL, OPT_FLAG, AT(det_off), "no deterministic stages: havoc only"},
     {"-x", "FILE", OPT_LIST, AT(dict_files),
      "dictionary in AFL's format, or a directory of token files; repeatable (merged)"},
     {"-M", "NAME", OPT_NAME, AT(name),
@@ -59,6 +67,7 @@ static const struct opt opt_table[] = {
      "stop at the first crash saved (exit 3), e.g. with -V as a CI gate"},
     {"--replay", "DIR", OPT_STR, AT(replay_dir),
      "run every file in DIR once; exit 3 if one crashes, 4 if one hangs"},
+    {"--version", NULL, OPT_VERSION, 0, "print fz-fuzz's version and exit"},
     {"-h", NULL, OPT_HELP, 0, "this help"},
 };
 
@@ -71,6 +80,22 @@ __attribute__((format(printf, 3, 4))) static int bad(char *err, size_t errlen, c
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
     return FZ_OPTIONS_BAD;
+}
+
+/* Why an explicit 0 is refused for an option, or NULL where 0 is fine.
+ * A 0 usually comes from an empty or unset CI variable: taken as "no
+ * limit" it would make a job that never ends. */
+static const char *zero_refused(size_t off)
+{
+    if (off == AT(max_secs))
+        return "a time limit of 0 would be no limit at all; give a positive number of seconds, "
+               "or leave -V out to run until stopped";
+    if (off == AT(max_execs))
+        return "a budget of 0 runs would be no limit at all; give a positive number, or leave "
+               "-E out to run until stopped";
+    if (off == AT(timeout_ms))
+        return "a run needs some time; give at least 5 ms, or leave -t out for the default";
+    return NULL;
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)
@@ -115,6 +140,8 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         if (parse_u64(val, o->kind == OPT_U32 ? UINT32_MAX : UINT64_MAX, &v) != 0)
             return bad(err, errlen, "%s expects a whole number (%s), not '%s'", o->flag, o->arg,
                        val);
+        if (v == 0 && zero_refused(o->off))
+            return bad(err, errlen, "%s 0: %s", o->flag, zero_refused(o->off));
         if (o->kind == OPT_U32)
             *(uint32_t *)(base + o->off) = (uint32_t)v;
         else
@@ -135,7 +162,9 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         return FZ_OPTIONS_OK;
     case OPT_NAME:
         if (strspn(val, FZ_NAME_CHARS) != strlen(val) || val[0] == '.' || !val[0])
-            return bad(err, errlen, "%s NAME may hold only letters, digits, '_', '-', '.': '%s'",
+            return bad(err, errlen,
+                       "%s NAME may hold only letters, digits, '_', '-' and '.', and may not "
+                       "start with '.' (a hidden directory): '%s'",
                        o->flag, val);
         if (strlen(val) > FZ_SYNC_PEER_MAX)
             return bad(err, errlen, "%s NAME is longer than %d characters; use a shorter one",
@@ -149,6 +178,8 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         return FZ_OPTIONS_OK;
     case OPT_HELP:
         return FZ_OPTIONS_HELP;
+    case OPT_VERSION:
+        return FZ_OPTIONS_OK;
     }
     return bad(err, errlen, "internal error: option %s", o->flag);
 }
@@ -166,6 +197,11 @@ static int check_cfg(fz_cfg_t *cfg, char *err, size_t errlen)
         return bad(err, errlen, "no output directory; pass -o DIR");
     if (strcmp(cfg->in_dir, "-") == 0)
         cfg->resume = 1;
+    if (cfg->det_on && cfg->det_off)
+        return bad(err, errlen, "-D and -d contradict each other; give one of them");
+    if (cfg->max_len > FZ_MAX_INPUT)
+        return bad(err, errlen, "-l %u is over fz-fuzz's input limit of %u bytes; use a smaller -l",
+                   cfg->max_len, FZ_MAX_INPUT);
     if (cfg->timeout_ms && cfg->timeout_ms < 5)
         return bad(err, errlen, "-t %u is too short to run anything; use at least 5 ms",
                    cfg->timeout_ms);

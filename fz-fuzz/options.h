@@ -31,6 +31,9 @@ typedef struct fz_cfg {
     uint64_t mem_mb;      /* -m: target memory limit; 0 = none */
     uint64_t max_secs;    /* -V: stop after this many seconds; 0 = never */
     uint64_t max_execs;   /* -E: stop after this many executions; 0 = never */
+    uint32_t max_len;     /* -l / --max-len: largest input made; 0 = from the seeds */
+    int det_on;           /* -D: deterministic stages on every entry's first turn */
+    int det_off;          /* -d: no deterministic stages */
     uint64_t seed;        /* -s: RNG seed */
     int seed_given;       /* -s given: the run must be reproducible */
     const char *dict_files[FZ_MAX_DICTS]; /* -x (repeatable): dictionaries, merged */

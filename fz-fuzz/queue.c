@@ -5,10 +5,12 @@
  */
 #include "queue.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fz-fuzz/names.h"
 #include "fz-log.h"
 
 static void *xrealloc(void *p, size_t n)
@@ -25,6 +27,8 @@ void fz_queue_init(fz_queue_t *q, uint32_t map_size)
     q->map_size = map_size;
     q->top_rated = xrealloc(NULL, (size_t)map_size * sizeof(uint32_t));
     memset(q->top_rated, 0, (size_t)map_size * sizeof(uint32_t));
+    q->edge_freq = xrealloc(NULL, (size_t)map_size * sizeof(uint32_t));
+    memset(q->edge_freq, 0, (size_t)map_size * sizeof(uint32_t));
 }
 
 void fz_queue_free(fz_queue_t *q)
@@ -38,13 +42,15 @@ void fz_queue_free(fz_queue_t *q)
     free(q->e);
     free(q->top_rated);
     free(q->seen);
+    free(q->edge_freq);
     memset(q, 0, sizeof(*q));
 }
 
-/* AFL's fav_factor: a small, fast entry is cheaper to fuzz. */
+/* AFL's fav_factor with work for time: a small, fast entry is cheaper to
+ * fuzz. */
 static uint64_t cost(const fz_entry_t *e)
 {
-    return (e->exec_us ? e->exec_us : 1) * (uint64_t)(e->len ? e->len : 1);
+    return (e->work ? e->work : 1) * (uint64_t)(e->len ? e->len : 1);
 }
 
 static void update_top_rated(fz_queue_t *q, fz_entry_t *e)
@@ -66,7 +72,7 @@ static void update_top_rated(fz_queue_t *q, fz_entry_t *e)
 }
 
 fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32_t len,
-                         uint64_t exec_us, const uint32_t *edges, uint32_t n_edges, uint32_t depth)
+                         uint64_t work, const uint32_t *edges, uint32_t n_edges, uint32_t depth)
 {
     if (q->n == q->cap) {
         q->cap = q->cap ? q->cap * 2 : 64;
@@ -76,13 +82,13 @@ fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32
     memset(e, 0, sizeof(*e));
     e->id = q->n;
     e->fname = fname;
-    long fid = fz_queue_name_id(fname);
+    long fid = fz_name_id(fname);
     e->file_id = fid >= 0 ? (uint32_t)fid : e->id;
     e->data = xrealloc(NULL, len);
     if (len)
         memcpy(e->data, data, len);
     e->len = len;
-    e->exec_us = exec_us;
+    e->work = work;
     e->edges = xrealloc(NULL, n_edges * sizeof(uint32_t));
     if (n_edges)
         memcpy(e->edges, edges, n_edges * sizeof(uint32_t));
@@ -91,8 +97,42 @@ fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32
     q->e[q->n++] = e;
     if (depth > q->max_depth)
         q->max_depth = depth;
+    for (uint32_t k = 0; k < n_edges; k++)
+        if (edges[k] < q->map_size)
+            q->edge_freq[edges[k]]++;
     update_top_rated(q, e);
     return e;
+}
+
+void fz_queue_shrink(fz_queue_t *q, fz_entry_t *e, const uint8_t *data, uint32_t len,
+                     uint64_t work)
+{
+    memcpy(e->data, data, len); /* len <= e->len: the buffer is big enough */
+    e->len = len;
+    e->work = work;
+    update_top_rated(q, e); /* cheaper now: it may win slots */
+}
+
+uint32_t fz_queue_energy(const fz_queue_t *q, const fz_entry_t *e)
+{
+    uint32_t rarity = UINT32_MAX;
+    for (uint32_t k = 0; k < e->n_edges; k++)
+        if (e->edges[k] < q->map_size && q->edge_freq[e->edges[k]] < rarity)
+            rarity = q->edge_freq[e->edges[k]];
+    /* In quarters of FZ_ENERGY_BASE: the base is what a favored entry that
+     * alone reaches some edge gets; entries whose every edge others reach
+     * too get down to a quarter of it. */
+    uint64_t quarters = rarity <= 1 ? 4 : rarity <= 4 ? 3 : rarity <= 16 ? 2 : 1;
+    if (rarity == UINT32_MAX)
+        quarters = 4; /* no coverage (blind mode): everyone alike */
+    if (!e->was_fuzzed)
+        quarters *= 2; /* new: most likely to lead somewhere new */
+    if (q->n_favored && !e->favored)
+        quarters = (quarters + 1) / 2;
+    if (e->turns > 16)
+        quarters = (quarters + 1) / 2; /* fuzzed a lot already without a find behind it */
+    uint64_t n = quarters * FZ_ENERGY_BASE / 4;
+    return n < FZ_ENERGY_MIN ? FZ_ENERGY_MIN : n > FZ_ENERGY_MAX ? FZ_ENERGY_MAX : (uint32_t)n;
 }
 
 /* Greedy cover: walk slots in first-seen order; a slot no favored entry
@@ -157,38 +197,4 @@ uint32_t fz_queue_pending(const fz_queue_t *q, int favored_only)
         if (!q->e[i]->was_fuzzed && (!favored_only || q->e[i]->favored))
             n++;
     return n;
-}
-
-int fz_queue_seed_name(char *buf, size_t n, uint32_t id, const char *orig)
-{
-    const char *base = strrchr(orig, '/');
-    base = base ? base + 1 : orig;
-    int r = snprintf(buf, n, "id:%06u,time:0,execs:0,orig:%s", id, base);
-    /* A ',' in the original name would confuse tools that split on it. */
-    for (char *p = strstr(buf, "orig:"); p && *p; p++)
-        if (*p == ',')
-            *p = '_';
-    return r;
-}
-
-int fz_queue_find_name(char *buf, size_t n, uint32_t id, int sig, uint32_t src, uint64_t time_ms,
-                       uint64_t execs, const char *op, int new_edge)
-{
-    char sigpart[16] = "";
-    if (sig > 0)
-        snprintf(sigpart, sizeof(sigpart), ",sig:%02d", sig);
-    return snprintf(buf, n, "id:%06u%s,src:%06u,time:%llu,execs:%llu,op:%s%s", id, sigpart, src,
-                    (unsigned long long)time_ms, (unsigned long long)execs, op,
-                    new_edge ? ",+cov" : "");
-}
-
-long fz_queue_name_id(const char *name)
-{
-    if (strncmp(name, "id:", 3) != 0)
-        return -1;
-    char *end;
-    long v = strtol(name + 3, &end, 10);
-    if (end == name + 3 || (*end && *end != ','))
-        return -1;
-    return v;
 }

@@ -16,32 +16,34 @@ int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
     fz_files_t files;
     fz_files_load(&files, cfg->replay_dir, "replay directory", FZ_MAX_INPUT,
                   FZ_FILES_MAY_BE_EMPTY | FZ_FILES_KEEP_EMPTY);
-    fz_fsrv_t fs;
+    fz_exec_t x;
     char err[512];
-    if (fz_fsrv_start(&fs, fcfg, err, sizeof(err)) != 0)
+    if (fz_exec_start(&x, fcfg, 0, err, sizeof(err)) != 0)
         fz_die("%s", err);
     uint32_t crashes = 0, hangs = 0;
     for (uint32_t i = 0; i < files.n; i++) {
         const fz_file_t *f = &files.f[i];
-        fz_run_result_t r = fz_fsrv_run(&fs, f->data, f->len);
+        fz_exec_rec_t rec;
+        fz_run_result_t r = fz_exec_run(&x, f->data, f->len, 0, &rec);
         if (r == FZ_RUN_ERROR) {
-            fz_fsrv_stop(&fs);
-            fz_die("the target stopped answering on '%s/%s': %s", cfg->replay_dir, f->name,
-                   fs.errmsg);
+            char msg[sizeof x.fs.errmsg];
+            snprintf(msg, sizeof msg, "%s", fz_exec_errmsg(&x));
+            fz_exec_stop(&x);
+            fz_die("the target stopped answering on '%s/%s': %s", cfg->replay_dir, f->name, msg);
         }
         if (r == FZ_RUN_CRASH) {
             crashes++;
-            printf("crash: %s/%s (signal %d)\n", cfg->replay_dir, f->name, fs.last_signal);
+            printf("crash: %s/%s (signal %d)\n", cfg->replay_dir, f->name, rec.signal);
         } else if (r == FZ_RUN_HANG) {
             hangs++;
             printf("hang: %s/%s (no exit within %u ms)\n", cfg->replay_dir, f->name,
-                   fs.cfg.timeout_ms);
+                   rec.timeout_ms);
         }
     }
     printf("replayed %u files: %u crashed, %u hung, %u ok\n", files.n, crashes, hangs,
            files.n - crashes - hangs);
     fflush(stdout);
-    fz_fsrv_stop(&fs);
+    fz_exec_stop(&x);
     fz_files_free(&files);
     return crashes ? FZ_EXIT_CRASH : hangs ? FZ_EXIT_HANG : FZ_EXIT_OK;
 }

@@ -6,7 +6,7 @@
 #ifndef FZ_FUZZ_REPLAY_H
 #define FZ_FUZZ_REPLAY_H
 
-#include "core/fsrv.h"
+#include "core/exec.h"
 #include "fz-fuzz/options.h"
 
 /* Returns the exit status: FZ_EXIT_CRASH if any file crashes, else

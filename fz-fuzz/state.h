@@ -1,7 +1,8 @@
 /*
  * state.h - the whole state of one fz-fuzz run, grouped by who owns it:
  * cfg (options.c, read-only after parsing), out (outdir.c), exec (the
- * target and its coverage maps: calibrate.c, triage.c, fuzz.c), queue
+ * target, its virgin maps and timeout: core/exec.h), calib (calibrate.c's
+ * working maps), queue
  * (queue.c), stats (stats.c), ui (status.c), sync (sync.c).  main.c owns
  * the one instance and passes it explicitly; there are no file-level
  * globals.
@@ -13,29 +14,22 @@
 #include <stdint.h>
 
 #include "fz-fuzz/diag.h"
-#include "core/fsrv.h"
+#include "core/exec.h"
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/outdir.h"
 #include "fz-fuzz/queue.h"
+#include "fz-fuzz/sites.h"
 #include "fz-fuzz/stats.h"
 #include "fz-fuzz/sync.h"
 #include "mutators/dict.h"
 #include "mutators/rng.h"
 
-/* The target, the coverage maps and the buffers runs need. */
-typedef struct fz_exec {
-    fz_fsrv_t fs;
-    uint32_t map_size;     /* bytes of the map the target uses */
-    uint32_t timeout_ms;   /* the per-run timeout in force */
-    uint8_t *virgin;       /* what no queue input has reached (0xff = unseen) */
-    uint8_t *virgin_crash; /* the same for crashing runs: a crash is unique if new here */
-    uint8_t *virgin_hang;  /* the same for hangs */
-    uint8_t *var_map;      /* slots that changed between calibration runs */
-    uint8_t *scratch;      /* map_size bytes: a saved classified map */
-    uint32_t *edges;       /* map_size slots: an entry's edge list under construction */
-    uint8_t *min_buf;      /* FZ_MAX_INPUT bytes: minimizer output */
-    uint64_t stab_runs;    /* calibrations done (for stability) */
-} fz_exec_t;
+/* Calibration's working maps (calibrate.c), map_size each. */
+typedef struct fz_calib_maps {
+    uint8_t *first;  /* the first calibration run's classified map */
+    uint8_t *var_map; /* slots that changed between calibration runs */
+    uint32_t *edges; /* the calibrated input's slot list */
+} fz_calib_maps_t;
 
 /* The live screen / periodic log line. */
 typedef struct fz_ui {
@@ -51,21 +45,35 @@ typedef struct fz_ui {
     int time_up; /* -V seconds have passed */
 } fz_ui_t;
 
+/* Input length control (fuzz.c): the largest input the mutators make. */
+typedef struct fz_len_ctl {
+    uint32_t max;         /* the maximum length in force */
+    int fixed;            /* -l given: it never grows */
+    uint64_t quiet_since; /* execs at the last find or growth */
+} fz_len_ctl_t;
+
 typedef struct fz_state {
     fz_cfg_t cfg;
     fz_outdir_t out;
     fz_exec_t exec;
+    fz_calib_maps_t calib;
+    fz_len_ctl_t len;
+    uint8_t *min_buf; /* FZ_MAX_INPUT bytes: the minimizer's output */
     fz_queue_t queue;
     fz_stats_t stats;
     fz_ui_t ui;
     fz_sync_t sync;
     fz_diag_seen_t diag; /* target warnings given so far (diag.c) */
+    fz_sites_t sites;    /* crash sites seen (triage.c) */
     fz_rng_t rng;
     fz_dict_t dict;
     uint32_t cur_entry;          /* id of the entry being fuzzed */
     uint32_t next_queue_id;      /* id:N of the next file in queue/ */
     uint32_t next_crash_id;      /* id:N of the next file in crashes/ */
     uint32_t next_hang_id;       /* id:N of the next file in hangs/ */
+    uint32_t crashes_still;      /* resumed: saved crashes that still crash (resume.c) */
+    int target_changed;          /* resumed: the target binary is not the one the
+                                    campaign ran before (main.c) */
     const char *command_line;    /* the whole command line, for cmdline/stats */
     volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM (main.c's handler) */
 } fz_state_t;

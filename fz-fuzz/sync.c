@@ -1,8 +1,8 @@
 /*
  * sync.c - importing other instances' finds (see sync.h for the roles and
  * the file formats).  A sync lists the peers, and for each reads its cursor,
- * lists its queue, runs every due file once through fz_fuzz_run_one (with
- * st->sync.peer set, so a keeper is named "sync:PEER" and not minimized
+ * lists its queue, runs every due file once through fz_fuzz_run_one (its
+ * origin names the peer, so a keeper is named "sync:PEER" and not minimized
  * again) and writes the cursor back atomically.  Peers' directories are
  * only read, never written; anything odd in them (a garbage name, a
  * directory, an oversized file, a file that vanished) is skipped.
@@ -18,8 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/fileio.h"
 #include "fz-config.h"
 #include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/names.h"
 #include "fz-fuzz/queue.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
@@ -63,7 +65,7 @@ uint32_t fz_sync_select(fz_sync_item_t *items, uint32_t n, uint32_t cursor, uint
     uint32_t keep = 0;
     *peer_next = 0;
     for (uint32_t i = 0; i < n; i++) {
-        long id = items[i].name[0] == '.' ? -1 : fz_queue_name_id(items[i].name);
+        long id = items[i].name[0] == '.' ? -1 : fz_name_id(items[i].name);
         if (id < 0 || id > (long)UINT32_MAX - 1)
             continue;
         items[i].id = (uint32_t)id;
@@ -93,36 +95,7 @@ int fz_sync_from_self(const char *name, const char *self)
     return 0;
 }
 
-int fz_sync_name(char *buf, size_t n, uint32_t id, int sig, const char *peer, uint32_t src,
-                 int new_edge)
-{
-    char sigpart[16] = "";
-    if (sig > 0)
-        snprintf(sigpart, sizeof(sigpart), ",sig:%02d", sig);
-    return snprintf(buf, n, "id:%06u%s,sync:%s,src:%06u%s", id, sigpart, peer, src,
-                    new_edge ? ",+cov" : "");
-}
-
 /* ---- The running instance ---- */
-
-int fz_sync_find_name(const fz_state_t *st, char *buf, size_t n, uint32_t id, int sig, uint32_t src,
-                      const char *op, int new_edge)
-{
-    if (st->sync.peer)
-        return fz_sync_name(buf, n, id, sig, st->sync.peer, st->sync.peer_id, new_edge);
-    return fz_queue_find_name(buf, n, id, sig, st->queue.e[src]->file_id,
-                              fz_now_ms() - st->stats.start_ms, fz_state_execs(st), op, new_edge);
-}
-
-static char *path_of(const char *a, const char *b, const char *c)
-{
-    size_t n = strlen(a) + strlen(b) + (c ? strlen(c) : 0) + 3;
-    char *p = malloc(n);
-    if (!p)
-        fz_die("out of memory");
-    snprintf(p, n, "%s/%s%s%s", a, b, c ? "/" : "", c ? c : "");
-    return p;
-}
 
 static int is_dir(const char *path)
 {
@@ -145,15 +118,12 @@ void fz_sync_init(fz_state_t *st)
     /* AFL++ halves the interval of the main: it gathers from everyone and
      * the secondaries get their imports through it. */
     s->interval_ms = (uint64_t)st->cfg.sync_secs * 1000 / (st->cfg.is_main ? 2 : 1);
-    s->buf = malloc(FZ_MAX_INPUT);
-    if (!s->buf)
-        fz_die("out of memory");
-    char *synced = path_of(st->out.dir, ".synced", NULL);
+    char *synced = fz_path_join(st->out.dir, ".synced", NULL);
     if (mkdir(synced, 0700) != 0 && errno != EEXIST)
         fz_die("cannot create '%s': %s; check the permissions of the output directory", synced,
                strerror(errno));
     free(synced);
-    char *mark = path_of(st->out.dir, MAIN_MARK, NULL);
+    char *mark = fz_path_join(st->out.dir, MAIN_MARK, NULL);
     if (st->cfg.is_main)
         fz_outdir_save(&st->out, "", MAIN_MARK, "", 0);
     else if (unlink(mark) == 0) /* this directory was a main's before */
@@ -163,8 +133,7 @@ void fz_sync_init(fz_state_t *st)
 
 void fz_sync_free(fz_sync_t *s)
 {
-    free(s->buf);
-    s->buf = NULL;
+    (void)s; /* nothing allocated today; kept so main.c's teardown stays symmetric */
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -206,32 +175,24 @@ static void free_list(char **v, uint32_t n)
     free(v);
 }
 
-/* Reads a peer's queue file into st->sync.buf: 1 if it is a regular file
- * of at most FZ_MAX_INPUT bytes, read whole; 0 to skip it.  An empty file
- * is an input like any other (the empty input can be a find): fz-fuzz
- * peers rename whole files into place.  afl-fuzz writes its queue files in
- * place, so a file caught in the microseconds of that write runs short;
- * AFL++'s own instances share that race, and the worst it costs is one
- * import. */
-static int read_peer_file(fz_state_t *st, const char *path, uint32_t *len)
+/* Reads a peer's queue file: the bytes if it is a regular file of at most
+ * max bytes (our maximum length: no queue entry is longer), NULL to skip
+ * it.  An empty file is an input like any
+ * other (the empty input can be a find): fz-fuzz peers rename whole files
+ * into place.  afl-fuzz writes its queue files in place, so a file caught
+ * in the microseconds of that write runs short; AFL++'s own instances
+ * share that race, and the worst it costs is one import. */
+static uint8_t *read_peer_file(const char *path, uint32_t max, uint32_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return 0;
-    struct stat sb;
-    int ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size <= FZ_MAX_INPUT;
-    if (ok) {
-        ssize_t r = sb.st_size ? read(fd, st->sync.buf, (size_t)sb.st_size) : 0;
-        ok = r == (ssize_t)sb.st_size;
-        *len = (uint32_t)sb.st_size;
-    }
-    close(fd);
-    return ok;
+    size_t n = 0;
+    uint8_t *b = fz_file_read(path, max, FZ_FILE_REGULAR, &n);
+    *len = (uint32_t)n;
+    return b;
 }
 
 static uint32_t read_cursor(fz_state_t *st, const char *peer)
 {
-    char *path = path_of(st->out.dir, ".synced", peer);
+    char *path = fz_path_join(st->out.dir, ".synced", peer);
     uint8_t buf[8];
     uint32_t next = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -278,13 +239,13 @@ static void sync_peer(fz_state_t *st, const char *peer, const char *qdir)
         cursor = items[i].id + 1;
         if (fz_sync_from_self(items[i].name, st->cfg.name))
             continue;
-        char *path = path_of(qdir, items[i].name, NULL);
+        char *path = fz_path_join(qdir, items[i].name, NULL);
         uint32_t len = 0;
-        if (read_peer_file(st, path, &len)) {
-            st->sync.peer = peer;
-            st->sync.peer_id = items[i].id;
-            fz_fuzz_run_one(st, st->sync.buf, len, 0, "sync");
-            st->sync.peer = NULL;
+        uint8_t *data = read_peer_file(path, st->len.max, &len);
+        if (data) {
+            fz_origin_t o = {.op = "sync", .peer = peer, .peer_id = items[i].id};
+            fz_fuzz_run_one(st, data, len, &o);
+            free(data);
             run++;
         }
         free(path);
@@ -308,8 +269,8 @@ static char **list_peers(const fz_state_t *st, uint32_t *count)
         fz_die("cannot read the output directory '%s': %s", st->cfg.out_root, strerror(errno));
     uint32_t keep = 0, mains = 0;
     for (uint32_t i = 0; i < n; i++) {
-        char *q = path_of(st->cfg.out_root, v[i], "queue");
-        char *m = path_of(st->cfg.out_root, v[i], MAIN_MARK);
+        char *q = fz_path_join(st->cfg.out_root, v[i], "queue");
+        char *m = fz_path_join(st->cfg.out_root, v[i], MAIN_MARK);
         int ok = fz_sync_peer_ok(v[i], st->cfg.name) && is_dir(q);
         int main_peer = ok && access(m, F_OK) == 0;
         free(q);
@@ -345,7 +306,7 @@ static void sync_all(fz_state_t *st)
     uint32_t n;
     char **peers = list_peers(st, &n);
     for (uint32_t i = 0; i < n && !fz_fuzz_should_stop(st); i++) {
-        char *q = path_of(st->cfg.out_root, peers[i], "queue");
+        char *q = fz_path_join(st->cfg.out_root, peers[i], "queue");
         sync_peer(st, peers[i], q);
         free(q);
     }

@@ -46,10 +46,7 @@ typedef struct fz_sync {
     int enabled;          /* -M or -S was given (and not -n) */
     uint64_t interval_ms; /* between the end of one sync and the next */
     uint64_t last_ms;     /* when the last sync ended; 0 = never (sync at once) */
-    const char *peer;     /* while judging a peer's file: the peer, else NULL */
-    uint32_t peer_id;     /* ... and that file's id */
     uint64_t execs;       /* target runs spent on peers' files (judging + keeping) */
-    uint8_t *buf;         /* FZ_MAX_INPUT bytes: the peer file being judged */
 } fz_sync_t;
 
 /* One file of a peer's queue, as fz_sync_select sees it. */
@@ -88,12 +85,6 @@ uint32_t fz_sync_cursor_check(uint32_t cursor, uint32_t peer_next);
  * ("...,sync:SELF,..."): self has it already, no need to run it. */
 int fz_sync_from_self(const char *name, const char *self);
 
-/* AFL++'s name of an imported input: "id:000042,sync:PEER,src:000017",
- * ",+cov" added when it reached a never-seen edge; a crash from a peer's
- * file has ",sig:NN" after the id.  Returns snprintf's value. */
-int fz_sync_name(char *buf, size_t n, uint32_t id, int sig, const char *peer, uint32_t src,
-                 int new_edge);
-
 /* --- The running instance --- */
 
 struct fz_state;
@@ -107,11 +98,6 @@ void fz_sync_init(struct fz_state *st);
  * the first call, so a new or restarted instance starts from what its
  * peers already found).  Called between queue entries. */
 void fz_sync_maybe(struct fz_state *st);
-
-/* Name a find (queue entry, crash or hang; sig > 0 for a crash): the sync
- * form while a peer's file is being judged, fz_queue_find_name otherwise. */
-int fz_sync_find_name(const struct fz_state *st, char *buf, size_t n, uint32_t id, int sig,
-                      uint32_t src, const char *op, int new_edge);
 
 void fz_sync_free(fz_sync_t *s);
 

@@ -39,8 +39,9 @@
 #define FZ_ENV_CMPLOG_SHM_ID "__FZ_CMPLOG_SHM_ID"
 
 /* Version-1 options bit (fz's own, next to FZ_FS_NEW_OPT_FZ_DIRECT in
- * fz-protocol.h; only ever sent to a fuzzer that set the variable). */
-#define FZ_FS_NEW_OPT_FZ_CMPLOG 0x00200000u
+ * fz-protocol.h, which took bit 21; only ever sent to a fuzzer that set
+ * the variable).  Bit 22: unused by AFL++ and its forks we know of. */
+#define FZ_FS_NEW_OPT_FZ_CMPLOG 0x00400000u
 
 /* Log slots.  A site's slot is stable for the life of one forkserver (the
  * runtime derives it from the site's identity, see runtime/rt-cmp.c); two

@@ -84,7 +84,7 @@ int fz_reduce_next(fz_reduce_t *r, uint8_t *cand, size_t *cand_len)
     if (r->max_execs && r->produced >= r->max_execs)
         r->phase = PHASE_DONE;
     if (r->phase == PHASE_REMOVE && !remove_advance(r)) {
-        r->phase = PHASE_SIMPLIFY;
+        r->phase = r->remove_only ? PHASE_DONE : PHASE_SIMPLIFY;
         r->block = first_block(r->len);
         r->pos = 0;
     }

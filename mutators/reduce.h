@@ -38,6 +38,8 @@ typedef struct {
     uint64_t produced;  /* candidates produced */
     uint64_t kept;      /* candidates reported kept */
     uint64_t max_execs; /* budget; 0 = unbounded */
+    int remove_only;    /* set after init: stop after the removal phase (a
+                           queue entry's trim keeps its bytes' values) */
 } fz_reduce_t;
 
 /*

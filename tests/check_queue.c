@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fz-fuzz/names.h"
 #include "fz-fuzz/queue.h"
 #include "tests/check-run.h"
 
@@ -20,18 +21,21 @@ static fz_entry_t *add(fz_queue_t *q, uint32_t len, uint64_t us, const uint32_t 
 START_TEST(test_names)
 {
     char b[256];
-    fz_queue_find_name(b, sizeof(b), 42, 0, 7, 1234, 5678, "havoc", 1);
+    fz_origin_t o = {.op = "havoc", .src = 7};
+    fz_name_find(b, sizeof(b), 42, 0, &o, 1234, 5678, 1);
     ck_assert_str_eq(b, "id:000042,src:000007,time:1234,execs:5678,op:havoc,+cov");
-    fz_queue_find_name(b, sizeof(b), 3, 0, 1, 5, 6, "splice", 0);
+    o = (fz_origin_t){.op = "splice", .src = 1};
+    fz_name_find(b, sizeof(b), 3, 0, &o, 5, 6, 0);
     ck_assert_str_eq(b, "id:000003,src:000001,time:5,execs:6,op:splice");
-    fz_queue_find_name(b, sizeof(b), 0, 11, 2, 10, 20, "havoc", 0);
+    o = (fz_origin_t){.op = "havoc", .src = 2};
+    fz_name_find(b, sizeof(b), 0, 11, &o, 10, 20, 0);
     ck_assert_str_eq(b, "id:000000,sig:11,src:000002,time:10,execs:20,op:havoc");
-    fz_queue_seed_name(b, sizeof(b), 0, "seeds/a,b.txt");
+    fz_name_seed(b, sizeof(b), 0, "seeds/a,b.txt");
     ck_assert_str_eq(b, "id:000000,time:0,execs:0,orig:a_b.txt");
-    ck_assert_int_eq(fz_queue_name_id("id:000042,src:000007"), 42);
-    ck_assert_int_eq(fz_queue_name_id("id:000009"), 9);
-    ck_assert_int_eq(fz_queue_name_id("README.txt"), -1);
-    ck_assert_int_eq(fz_queue_name_id("id:x"), -1);
+    ck_assert_int_eq(fz_name_id("id:000042,src:000007"), 42);
+    ck_assert_int_eq(fz_name_id("id:000009"), 9);
+    ck_assert_int_eq(fz_name_id("README.txt"), -1);
+    ck_assert_int_eq(fz_name_id("id:x"), -1);
 }
 END_TEST
 
@@ -118,6 +122,42 @@ START_TEST(test_no_coverage_walks_all)
 }
 END_TEST
 
+START_TEST(test_energy)
+{
+    /* Entry 0 alone reaches slot 9; entries 1..20 all reach slots 1, 2. */
+    fz_queue_t q;
+    fz_queue_init(&q, 16);
+    uint32_t rare[] = {1, 9};
+    uint32_t common[] = {1, 2};
+    add(&q, 4, 10, rare, 2);
+    for (int i = 0; i < 20; i++)
+        add(&q, 4, 10, common, 2);
+    fz_queue_cull(&q);
+    fz_entry_t *r = q.e[0], *c = q.e[1];
+    ck_assert_int_eq(r->favored, 1);
+    /* New: twice the base for the only entry on an edge. */
+    ck_assert_uint_eq(fz_queue_energy(&q, r), 2 * FZ_ENERGY_BASE);
+    r->was_fuzzed = 1;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_BASE);
+    r->turns = 17;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_BASE / 2);
+    /* Every edge of a common entry is reached by 21 entries: a quarter,
+     * halved again when it is not favored, never below the floor. */
+    c->was_fuzzed = 1;
+    uint32_t ce = fz_queue_energy(&q, c);
+    ck_assert_uint_lt(ce, FZ_ENERGY_BASE / 2);
+    ck_assert_uint_ge(ce, FZ_ENERGY_MIN);
+    /* The same queue gives the same answer: no clock, no RNG. */
+    ck_assert_uint_eq(fz_queue_energy(&q, c), ce);
+    /* A trim makes an entry cheaper and keeps its slots. */
+    uint8_t small[2] = {0};
+    fz_queue_shrink(&q, c, small, 2, 5);
+    ck_assert_uint_eq(c->len, 2);
+    ck_assert_uint_eq(c->work, 5);
+    fz_queue_free(&q);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("queue");
@@ -126,6 +166,7 @@ int main(void)
     tcase_add_test(tc, test_round_robin);
     tcase_add_test(tc, test_favored);
     tcase_add_test(tc, test_no_coverage_walks_all);
+    tcase_add_test(tc, test_energy);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fz-fuzz/names.h"
 #include "fz-fuzz/stats.h"
 #include "fz-fuzz/sync.h"
 #include "tests/check-run.h"
@@ -120,11 +121,13 @@ END_TEST
 START_TEST(test_names)
 {
     char b[256];
-    fz_sync_name(b, sizeof(b), 42, 0, "main", 17, 0);
+    fz_origin_t o = {.op = "sync", .peer = "main", .peer_id = 17};
+    fz_name_find(b, sizeof(b), 42, 0, &o, 1, 2, 0);
     ck_assert_str_eq(b, "id:000042,sync:main,src:000017");
-    fz_sync_name(b, sizeof(b), 7, 0, "s1", 3, 1);
+    o = (fz_origin_t){.op = "sync", .peer = "s1", .peer_id = 3};
+    fz_name_find(b, sizeof(b), 7, 0, &o, 1, 2, 1);
     ck_assert_str_eq(b, "id:000007,sync:s1,src:000003,+cov");
-    fz_sync_name(b, sizeof(b), 0, 11, "s1", 3, 0);
+    fz_name_find(b, sizeof(b), 0, 11, &o, 1, 2, 0);
     ck_assert_str_eq(b, "id:000000,sig:11,sync:s1,src:000003");
 }
 END_TEST

@@ -17,9 +17,11 @@
 
 #include "fz-config.h"
 #include "core/coverage.h"
-#include "core/fsrv.h"
-#include "core/util.h"
+#include "core/exec.h"
+#include "core/fileio.h"
+#include "core/opts.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-cmin";
 
@@ -94,30 +96,30 @@ static void list_dir(const char *dir, cmin_set_t *set)
 
 /* Runs one file and records its tuples; 0 if it crashed, hung or could not
  * be read (such files are left out, as afl-cmin does). */
-static int trace_file(fz_fsrv_t *fs, cmin_set_t *set, cmin_file_t *f)
+static int trace_file(fz_exec_t *x, cmin_set_t *set, cmin_file_t *f)
 {
     size_t len;
-    uint8_t *buf = fz_tool_read_file(f->name, &len);
+    uint8_t *buf = fz_file_read(f->name, 0, 0, &len);
     if (!buf) {
         fz_warn("skipping '%s': %m", f->name);
         return 0;
     }
-    fz_run_result_t r = fz_fsrv_run(fs, buf, len);
+    fz_exec_rec_t rec;
+    fz_run_result_t r = fz_exec_run(x, buf, len, 0, &rec);
     free(buf);
     if (r == FZ_RUN_ERROR) {
-        fz_die("%s", fs->errmsg);
+        fz_die("%s", fz_exec_errmsg(x));
     } else if (r != FZ_RUN_OK) {
         r == FZ_RUN_CRASH ? set->skipped_crash++ : set->skipped_hang++;
         return 0;
     }
-    fz_cov_classify(fs->trace_bits, fs->map_size);
-    size_t n = fz_cov_count_set(fs->trace_bits, fs->map_size);
+    size_t n = fz_cov_count_set(rec.map, rec.map_size);
     f->tuples = malloc((n ? n : 1) * sizeof *f->tuples);
     if (!f->tuples)
         fz_die("out of memory");
-    for (uint32_t i = 0; i < fs->map_size; i++)
-        if (fs->trace_bits[i])
-            f->tuples[f->n_tuples++] = i * 8 + (uint32_t)__builtin_ctz(fs->trace_bits[i]);
+    for (uint32_t i = 0; i < rec.map_size; i++)
+        if (rec.map[i])
+            f->tuples[f->n_tuples++] = i * 8 + (uint32_t)__builtin_ctz(rec.map[i]);
     return 1;
 }
 
@@ -182,12 +184,12 @@ static void copy_kept(const cmin_set_t *set, const char *out)
         if (!f->keep)
             continue;
         size_t len;
-        uint8_t *buf = fz_tool_read_file(f->name, &len);
+        uint8_t *buf = fz_file_read(f->name, 0, 0, &len);
         char *dst;
         const char *base = strrchr(f->name, '/');
         if (!buf || asprintf(&dst, "%s/%s", out, base ? base + 1 : f->name) < 0)
             fz_die("cannot read '%s': %m", f->name);
-        if (fz_tool_write_atomic(dst, buf, len, 0644))
+        if (fz_file_write_atomic(dst, buf, len, 0644))
             fz_die("cannot write '%s': %m", dst);
         free(dst);
         free(buf);
@@ -196,6 +198,7 @@ static void copy_kept(const cmin_set_t *set, const char *out)
 
 int main(int argc, char **argv)
 {
+    fz_version_check(argc, argv, "fz-cmin");
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
     const char *in = NULL, *out = NULL;
@@ -212,7 +215,7 @@ int main(int argc, char **argv)
             quiet = 1;
             break;
         default:
-            if (!fz_tool_exec_opt(c, optarg, &cfg))
+            if (!fz_opt_exec(c, optarg, &cfg))
                 usage();
         }
     }
@@ -223,17 +226,17 @@ int main(int argc, char **argv)
     cmin_set_t set = {0};
     list_dir(in, &set);
     make_outdir(out);
-    fz_fsrv_t fs;
+    fz_exec_t x;
     char err[512] = "";
-    if (fz_fsrv_start(&fs, &cfg, err, sizeof err))
+    if (fz_exec_start(&x, &cfg, 0, err, sizeof err))
         fz_die("%s", err);
     size_t traced = 0;
     for (size_t i = 0; i < set.n; i++)
-        traced += trace_file(&fs, &set, &set.files[i]);
+        traced += trace_file(&x, &set, &set.files[i]);
     if (!traced)
         fz_die("every input in '%s' crashed, hung or was unreadable; nothing to keep", in);
     size_t tuples = select_files(&set);
-    fz_fsrv_stop(&fs);
+    fz_exec_stop(&x);
     copy_kept(&set, out);
 
     size_t kept = 0;

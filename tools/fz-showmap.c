@@ -11,9 +11,11 @@
 #include <unistd.h>
 
 #include "core/coverage.h"
-#include "core/fsrv.h"
-#include "core/util.h"
+#include "core/exec.h"
+#include "core/fileio.h"
+#include "core/opts.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-showmap";
 
@@ -51,7 +53,7 @@ static int write_map(const char *out, const uint8_t *map, size_t size, int raw, 
     int rc = 0;
     if (strcmp(out, "-") == 0)
         rc = (fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0) ? 0 : -1;
-    else if (fz_tool_write_atomic(out, text, len, 0644))
+    else if (fz_file_write_atomic(out, text, len, 0644))
         fz_die("cannot write '%s': %m; check that its directory exists and is writable", out);
     free(text);
     return rc;
@@ -59,6 +61,7 @@ static int write_map(const char *out, const uint8_t *map, size_t size, int raw, 
 
 int main(int argc, char **argv)
 {
+    fz_version_check(argc, argv, "fz-showmap");
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
     const char *out = NULL;
@@ -78,7 +81,7 @@ int main(int argc, char **argv)
             edges_only = 1;
             break;
         default:
-            if (!fz_tool_exec_opt(c, optarg, &cfg))
+            if (!fz_opt_exec(c, optarg, &cfg))
                 usage();
         }
     }
@@ -87,32 +90,33 @@ int main(int argc, char **argv)
     cfg.argv = argv + optind;
 
     size_t len;
-    uint8_t *buf = fz_tool_read_fd(0, &len);
+    uint8_t *buf = fz_file_read_fd(0, 0, &len);
     if (!buf)
         fz_die("cannot read the input from stdin: %m");
 
-    fz_fsrv_t fs;
+    fz_exec_t x;
     char err[512] = "";
-    if (fz_fsrv_start(&fs, &cfg, err, sizeof err))
+    if (fz_exec_start(&x, &cfg, FZ_EXEC_RAW, err, sizeof err))
         fz_die("%s", err);
-    fz_run_result_t r = fz_fsrv_run(&fs, buf, len);
+    fz_exec_rec_t rec;
+    fz_run_result_t r = fz_exec_run(&x, buf, len, 0, &rec);
     if (r == FZ_RUN_ERROR) {
-        char msg[sizeof fs.errmsg];
-        memcpy(msg, fs.errmsg, sizeof msg);
-        fz_fsrv_stop(&fs);
+        char msg[sizeof x.fs.errmsg];
+        memcpy(msg, fz_exec_errmsg(&x), sizeof msg);
+        fz_exec_stop(&x);
         fz_die("%s", msg);
     }
-    write_map(out, fs.trace_bits, fs.map_size, raw, edges_only);
+    write_map(out, rec.map, rec.map_size, raw, edges_only);
     if (!quiet) {
         size_t n = 0;
-        for (size_t i = 0; i < fs.map_size; i++)
-            n += fs.trace_bits[i] != 0;
-        fz_info("%zu edges hit in a %u-byte map; target %s", n, fs.map_size,
+        for (size_t i = 0; i < rec.map_size; i++)
+            n += rec.map[i] != 0;
+        fz_info("%zu edges hit in a %u-byte map; target %s", n, rec.map_size,
                 r == FZ_RUN_CRASH  ? "crashed"
                 : r == FZ_RUN_HANG ? "timed out"
                                    : "ran normally");
     }
-    fz_fsrv_stop(&fs);
+    fz_exec_stop(&x);
     free(buf);
     return r == FZ_RUN_CRASH ? 3 : r == FZ_RUN_HANG ? 2 : 0;
 }

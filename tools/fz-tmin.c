@@ -10,10 +10,12 @@
 
 #include "fz-config.h"
 #include "core/coverage.h"
-#include "core/fsrv.h"
+#include "core/exec.h"
+#include "core/fileio.h"
 #include "core/minimize.h"
-#include "core/util.h"
+#include "core/opts.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-tmin";
 
@@ -29,38 +31,52 @@ static void usage(void)
 }
 
 /* Dies with a message for a forkserver failure, after cleaning up. */
-static void die_fsrv(fz_fsrv_t *fs)
+static void die_exec(fz_exec_t *x)
 {
-    char msg[sizeof fs->errmsg];
-    memcpy(msg, fs->errmsg, sizeof msg);
-    fz_fsrv_stop(fs);
+    char msg[sizeof x->fs.errmsg];
+    memcpy(msg, fz_exec_errmsg(x), sizeof msg);
+    fz_exec_stop(x);
     fz_die("%s", msg);
 }
 
-/* Decides what to keep from one run of the original input. */
-static void choose_mode(fz_fsrv_t *fs, fz_min_cfg_t *mc, uint8_t *want, const char *in,
-                        const uint8_t *buf, size_t len, int any_crash)
+/* A candidate keeps the crash only if it crashes at the same site (the
+ * same bug), when the first run had one. */
+static int same_site(void *ctx, const fz_exec_rec_t *rec)
 {
-    fz_run_result_t r = fz_fsrv_run(fs, buf, len);
+    return rec->site == *(const uint64_t *)ctx;
+}
+
+/* Decides what to keep from one run of the original input; site receives
+ * the crash site to keep (0: none known). */
+static void choose_mode(fz_exec_t *x, fz_min_cfg_t *mc, uint8_t *want, const char *in,
+                        const uint8_t *buf, size_t len, int any_crash, uint64_t *site)
+{
+    fz_exec_rec_t rec;
+    fz_run_result_t r = fz_exec_run(x, buf, len, 0, &rec);
     if (r == FZ_RUN_ERROR)
-        die_fsrv(fs);
+        die_exec(x);
     if (r == FZ_RUN_HANG) {
-        fz_fsrv_stop(fs);
+        fz_exec_stop(x);
         fz_die("'%s' makes the target time out; raise -t or minimize a crash instead", in);
     }
     if (r == FZ_RUN_CRASH) {
         mc->mode = FZ_MIN_CRASH;
-        mc->crash_signal = any_crash ? 0 : fs->last_signal;
+        mc->crash_signal = any_crash ? 0 : rec.signal;
+        if (!any_crash && rec.site) {
+            *site = rec.site;
+            mc->accept = same_site;
+            mc->accept_ctx = site;
+        }
         return;
     }
     mc->mode = FZ_MIN_COVERAGE;
-    fz_cov_classify(fs->trace_bits, fs->map_size);
-    memcpy(want, fs->trace_bits, fs->map_size);
+    memcpy(want, rec.map, rec.map_size);
     mc->want_bits = want;
 }
 
 int main(int argc, char **argv)
 {
+    fz_version_check(argc, argv, "fz-tmin");
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
     const char *in = NULL, *out = NULL;
@@ -78,13 +94,13 @@ int main(int argc, char **argv)
             any_crash = 1;
             break;
         case 'E':
-            max_execs = fz_tool_parse_u32(optarg, "-E", 1, 4000000000u);
+            max_execs = fz_opt_u32(optarg, "-E", 1, 4000000000u);
             break;
         case 'q':
             quiet = 1;
             break;
         default:
-            if (!fz_tool_exec_opt(c, optarg, &cfg))
+            if (!fz_opt_exec(c, optarg, &cfg))
                 usage();
         }
     }
@@ -93,7 +109,7 @@ int main(int argc, char **argv)
     cfg.argv = argv + optind;
 
     size_t len;
-    uint8_t *buf = fz_tool_read_file(in, &len);
+    uint8_t *buf = fz_file_read(in, 0, 0, &len);
     if (!buf)
         fz_die("cannot read '%s': %m", in);
     if (len == 0)
@@ -102,37 +118,41 @@ int main(int argc, char **argv)
         fz_die("'%s' is %zu bytes, over the %u-byte input limit; cut it down first", in, len,
                FZ_MAX_INPUT);
 
-    fz_fsrv_t fs;
+    fz_exec_t x;
     char err[512] = "";
-    if (fz_fsrv_start(&fs, &cfg, err, sizeof err))
+    if (fz_exec_start(&x, &cfg, 0, err, sizeof err))
         fz_die("%s", err);
-    uint8_t *want = calloc(1, fs.map_size);
+    uint8_t *want = calloc(1, x.map_size ? x.map_size : 1);
     uint8_t *res = malloc(len);
     if (!want || !res)
         fz_die("out of memory");
     fz_min_cfg_t mc = {.max_execs = max_execs};
-    choose_mode(&fs, &mc, want, in, buf, len, any_crash);
+    uint64_t site = 0;
+    choose_mode(&x, &mc, want, in, buf, len, any_crash, &site);
 
     size_t res_len;
     fz_min_stats_t st;
-    fz_min_result_t mr = fz_minimize(&fs, &mc, buf, len, res, &res_len, &st);
+    fz_min_result_t mr = fz_minimize(&x, &mc, buf, len, res, &res_len, &st);
     if (mr == FZ_MIN_ERROR)
-        die_fsrv(&fs);
+        die_exec(&x);
     if (mr == FZ_MIN_NOT_REPRODUCED) {
-        fz_fsrv_stop(&fs);
+        fz_exec_stop(&x);
         fz_die("'%s' %s on the first run but not on the second: the target is flaky (it "
                "depends on time, randomness or state); make it deterministic first",
                in, mc.mode == FZ_MIN_CRASH ? "crashed" : "gave some coverage");
     }
-    if (fz_tool_write_atomic(out, res, res_len, 0644))
+    if (fz_file_write_atomic(out, res, res_len, 0644))
         fz_die("cannot write '%s': %m", out);
     if (!quiet)
         fz_info("%s: %zu -> %zu bytes in %llu executions (kept %s%s)", out, len, res_len,
                 (unsigned long long)st.execs + 1, mc.mode == FZ_MIN_COVERAGE ? "coverage" : "crash",
-                mc.mode == FZ_MIN_CRASH && mc.crash_signal ? ", same signal" : "");
+                mc.mode != FZ_MIN_CRASH ? ""
+                : site                  ? ", same crash site"
+                : mc.crash_signal       ? ", same signal"
+                                        : "");
     if (st.flaky && !quiet)
         fz_warn("the target did not reproduce every time; the result may not be minimal");
-    fz_fsrv_stop(&fs);
+    fz_exec_stop(&x);
     free(buf);
     free(res);
     free(want);

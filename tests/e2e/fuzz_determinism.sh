@@ -23,7 +23,7 @@ done
 diff queue1.txt queue2.txt || fail "-s 1 -E 8000 twice gave different queues"
 diff crashes1.txt crashes2.txt || fail "-s 1 -E 8000 twice gave different crashes"
 # -E stops at the first check after N runs; a minimization or calibration in
-# progress finishes first (bounded: FZ_ENTRY_MIN_EXECS + FZ_CALIB_RUNS).
+# progress finishes first (bounded: FZ_TRIM_MAX_EXECS + FZ_CALIB_RUNS).
 done=$(awk -F' *: *' '$1=="execs_done"{print $2}' out1/default/fuzzer_stats)
 [ "$done" -ge 8000 ] && [ "$done" -le 8300 ] || fail "-E 8000 stopped after $done executions"
 ok "same seed, same budget: same queue ($(wc -l <queue1.txt) entries) and crashes"

@@ -1,0 +1,117 @@
+/*
+ * exec.c - one run in, one record out (see exec.h).
+ */
+#include "core/exec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/coverage.h"
+
+static fz_virgin_kind_t kind_of(fz_run_result_t r)
+{
+    return r == FZ_RUN_CRASH ? FZ_VIRGIN_CRASH : r == FZ_RUN_HANG ? FZ_VIRGIN_HANG : FZ_VIRGIN_QUEUE;
+}
+
+/* Blind mode keys: one bit per crash signal, bit 0 for hangs. */
+static uint64_t blind_key(const fz_exec_rec_t *rec)
+{
+    return rec->result == FZ_RUN_CRASH ? 1ull << (rec->signal & 63) : 1ull;
+}
+
+int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, size_t errlen)
+{
+    memset(x, 0, sizeof(*x));
+    if (fz_fsrv_start(&x->fs, cfg, err, errlen) != 0)
+        return -1;
+    x->map_size = x->fs.map_size;
+    x->timeout_ms = x->fs.cfg.timeout_ms;
+    x->blind = x->fs.handshake_version < 0;
+    x->raw = (flags & FZ_EXEC_RAW) != 0;
+    if (!(flags & FZ_EXEC_VIRGIN) || x->raw)
+        return 0;
+    for (int k = 0; k < FZ_VIRGIN_KINDS; k++) {
+        /* Coverage functions read 64-bit words: keep maps 8-byte aligned. */
+        void *p = NULL;
+        if (posix_memalign(&p, 64, x->map_size ? x->map_size : 64) != 0) {
+            fz_exec_stop(x);
+            snprintf(err, errlen, "out of memory (%u bytes for a coverage map)", x->map_size);
+            return -1;
+        }
+        x->virgin[k] = p;
+        fz_cov_virgin_init(x->virgin[k], x->map_size);
+    }
+    return 0;
+}
+
+void fz_exec_stop(fz_exec_t *x)
+{
+    fz_fsrv_stop(&x->fs);
+    for (int k = 0; k < FZ_VIRGIN_KINDS; k++) {
+        free(x->virgin[k]);
+        x->virgin[k] = NULL;
+    }
+}
+
+void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms)
+{
+    x->timeout_ms = timeout_ms ? timeout_ms : x->fs.cfg.timeout_ms;
+}
+
+fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32_t timeout_ms,
+                            fz_exec_rec_t *rec)
+{
+    memset(rec, 0, sizeof(*rec));
+    rec->timeout_ms = timeout_ms ? timeout_ms : x->timeout_ms;
+    rec->result = fz_fsrv_run(&x->fs, buf, len, rec->timeout_ms);
+    rec->exec_us = x->fs.last_exec_us;
+    rec->map_size = x->map_size;
+    if (rec->result == FZ_RUN_ERROR) {
+        rec->exit_code = -1;
+        return rec->result;
+    }
+    rec->signal = x->fs.last_signal;
+    rec->site = x->fs.last_site.hash;
+    rec->exit_code = x->fs.last_exit_code;
+    fz_virgin_kind_t k = kind_of(rec->result);
+    if (x->blind) {
+        if (x->virgin[k] && rec->result != FZ_RUN_OK && !(x->blind_seen[k] & blind_key(rec)))
+            rec->new_bits = FZ_COV_NEW_EDGE;
+        return rec->result;
+    }
+    rec->map = x->fs.trace_bits;
+    if (x->raw)
+        return rec->result;
+    fz_cov_classify(x->fs.trace_bits, x->map_size);
+    if (x->virgin[k])
+        rec->new_bits = fz_cov_has_new_bits(x->virgin[k], rec->map, x->map_size);
+    return rec->result;
+}
+
+int fz_exec_commit(fz_exec_t *x, const fz_exec_rec_t *rec, uint8_t *mask)
+{
+    fz_virgin_kind_t k = kind_of(rec->result);
+    if (!x->virgin[k] || rec->result == FZ_RUN_ERROR)
+        return 0;
+    if (x->blind) {
+        int fresh = !(x->blind_seen[k] & blind_key(rec));
+        x->blind_seen[k] |= blind_key(rec);
+        return fresh ? FZ_COV_NEW_EDGE : FZ_COV_NOTHING;
+    }
+    if (mask)
+        fz_cov_new_mask(x->virgin[k], rec->map, mask, x->map_size);
+    return fz_cov_new_bits(x->virgin[k], rec->map, x->map_size);
+}
+
+void fz_exec_mark_seen(fz_exec_t *x, fz_virgin_kind_t kind, const uint8_t *map)
+{
+    if (x->virgin[kind] && map)
+        fz_cov_new_bits(x->virgin[kind], map, x->map_size);
+}
+
+size_t fz_exec_edges_found(const fz_exec_t *x)
+{
+    return x->virgin[FZ_VIRGIN_QUEUE] ? fz_cov_count_found(x->virgin[FZ_VIRGIN_QUEUE], x->map_size)
+                                      : 0;
+}

@@ -1,0 +1,110 @@
+/*
+ * exec.h - a run is a value.  The execution module owns the forkserver
+ * client (core/fsrv.h), the virgin maps (what no input has reached yet:
+ * one for queue inputs, one for crashes, one for hangs) and the per-run
+ * timeout in force.  One call runs an input and returns a record: result,
+ * signal, exit code, time, the classified coverage map and whether that
+ * map holds something new for the virgin map of its kind.  "Run, classify,
+ * compare with virgin" exists here and nowhere else; fz-fuzz's calibration,
+ * stages, triage, resume and sync, the minimizer and the tools all consume
+ * the record.
+ *
+ * Typical use:
+ *     fz_exec_t x; char err[512];
+ *     if (fz_exec_start(&x, &fcfg, FZ_EXEC_VIRGIN, err, sizeof err)) fz_die("%s", err);
+ *     fz_exec_rec_t r;
+ *     fz_exec_run(&x, buf, len, 0, &r);        // 0 = the timeout in force
+ *     if (r.new_bits) fz_exec_commit(&x, &r, mask);
+ *     fz_exec_stop(&x);
+ */
+#ifndef FZ_CORE_EXEC_H
+#define FZ_CORE_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/fsrv.h"
+
+/* Which virgin map a record is judged against: its result's. */
+typedef enum {
+    FZ_VIRGIN_QUEUE, /* runs that exited: a new bit makes a queue entry */
+    FZ_VIRGIN_CRASH, /* crashing runs: a new bit makes a crash unique */
+    FZ_VIRGIN_HANG,  /* hanging runs (their hit counts bucketed like the others) */
+    FZ_VIRGIN_KINDS
+} fz_virgin_kind_t;
+
+/* fz_exec_start flags. */
+#define FZ_EXEC_VIRGIN 1 /* keep virgin maps and judge every run (fz-fuzz) */
+#define FZ_EXEC_RAW 2    /* rec.map holds raw hit counts, not buckets (fz-showmap) */
+
+typedef struct fz_exec_rec {
+    fz_run_result_t result; /* ok / crash / hang / error (fsrv errmsg says why) */
+    int signal;             /* the signal that killed it, 0 if none */
+    int exit_code;          /* its exit code, -1 if it did not exit */
+    uint64_t exec_us;       /* wall time of the run (never used for decisions under -s) */
+    uint32_t timeout_ms;    /* the timeout it ran under */
+    /* The classified map (bucket bits, map_size bytes; raw counts with
+     * FZ_EXEC_RAW), valid until the next run; NULL in blind mode (-n),
+     * which has no coverage. */
+    const uint8_t *map;
+    uint32_t map_size;
+    /* FZ_COV_NOTHING / _NEW_COUNT / _NEW_EDGE against the virgin map of
+     * its kind (queue for ok, crash, hang), not yet marked as seen: call
+     * fz_exec_commit to keep it.  Blind mode: _NEW_EDGE for the first crash
+     * per signal and the first hang.  Always NOTHING without
+     * FZ_EXEC_VIRGIN and for errors. */
+    int new_bits;
+    /* Where a crash happened (a hash of the faulting address and a few
+     * return addresses, include/fz-protocol.h "Crash sites"), 0 when
+     * unknown (not a crash, no fz runtime, the program's own handler).
+     * The frames behind it are in fs.last_site until the next run. */
+    uint64_t site;
+} fz_exec_rec_t;
+
+typedef struct fz_exec {
+    fz_fsrv_t fs;
+    uint32_t map_size;   /* bytes of the map the target uses */
+    uint32_t timeout_ms; /* the per-run timeout in force: the only copy */
+    int blind;           /* no coverage (fs blind mode) */
+    int raw;             /* FZ_EXEC_RAW */
+    uint8_t *virgin[FZ_VIRGIN_KINDS]; /* 0xff = unseen; NULL without FZ_EXEC_VIRGIN */
+    uint64_t blind_seen[FZ_VIRGIN_KINDS]; /* blind mode: bit per signal (hang: bit 0) seen */
+} fz_exec_t;
+
+/* Starts the target (fz_fsrv_start) with cfg->timeout_ms as the timeout in
+ * force and, with FZ_EXEC_VIRGIN, all-unseen virgin maps.  Returns 0, or -1
+ * with the one-line message in err and nothing left running. */
+int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, size_t errlen);
+
+/* Stops the target and frees the maps.  Safe to call twice. */
+void fz_exec_stop(fz_exec_t *x);
+
+/* Changes the timeout in force (after calibration chose one). */
+void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms);
+
+/* Runs buf once with timeout_ms (0 = the timeout in force), fills rec and
+ * returns rec->result.  The map is classified and judged (see
+ * fz_exec_rec_t.new_bits); virgin maps are not changed. */
+fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32_t timeout_ms,
+                            fz_exec_rec_t *rec);
+
+/* Marks rec's map as seen in the virgin map of its kind.  With mask (map_size
+ * bytes) not NULL, first writes the bits it adds there (map & virgin).
+ * rec must be the last run's record.  Returns what was new
+ * (FZ_COV_*). */
+int fz_exec_commit(fz_exec_t *x, const fz_exec_rec_t *rec, uint8_t *mask);
+
+/* Marks a classified map (e.g. a calibrated seed's, copied before later
+ * runs) as seen in the virgin map of kind. */
+void fz_exec_mark_seen(fz_exec_t *x, fz_virgin_kind_t kind, const uint8_t *map);
+
+/* Edges the queue virgin map has seen (0 without FZ_EXEC_VIRGIN). */
+size_t fz_exec_edges_found(const fz_exec_t *x);
+
+/* Why the last FZ_RUN_ERROR happened. */
+static inline const char *fz_exec_errmsg(const fz_exec_t *x)
+{
+    return x->fs.errmsg;
+}
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * opts.c - option and environment helpers (see opts.h).
+ */
+#include "core/opts.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fz-log.h"
+
+uint32_t fz_opt_u32(const char *s, const char *flag, uint32_t min, uint32_t max)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || end == s || *end || v < min || v > max || s[0] == '-')
+        fz_die("%s needs a number from %u to %u, not '%s'", flag, min, max, s);
+    return (uint32_t)v;
+}
+
+int fz_env_flag(const char *fz_name, const char *afl_name)
+{
+    const char *names[2] = {fz_name, afl_name};
+    for (int i = 0; i < 2; i++) {
+        const char *v = names[i] ? getenv(names[i]) : NULL;
+        if (v && v[0] && strcmp(v, "0") != 0)
+            return 1;
+    }
+    return 0;
+}
+
+int fz_opt_exec(int c, const char *arg, fz_fsrv_cfg_t *cfg)
+{
+    if (c == 't')
+        cfg->timeout_ms = fz_opt_u32(arg, "-t", 1, 3600000);
+    else if (c == 'm')
+        cfg->mem_limit_mb = fz_opt_u32(arg, "-m", 0, 1u << 30);
+    else
+        return 0;
+    return 1;
+}

@@ -1,0 +1,25 @@
+/*
+ * opts.h - command-line and environment helpers the tools share with
+ * fz-fuzz: bounded number parsing, FZ_ / AFL_ flag variables, and the run
+ * options every program that executes a target takes (-t, -m).
+ */
+#ifndef FZ_CORE_OPTS_H
+#define FZ_CORE_OPTS_H
+
+#include <stdint.h>
+
+#include "core/fsrv.h"
+
+/* Parses a decimal option value in [min, max] or dies naming the flag. */
+uint32_t fz_opt_u32(const char *s, const char *flag, uint32_t min, uint32_t max);
+
+/* 1 if either environment variable (fz's name, AFL++'s, or NULL) is set
+ * to something other than "" or "0". */
+int fz_env_flag(const char *fz_name, const char *afl_name);
+
+/* The run options every tool shares with fz-fuzz: -t MS (timeout) and
+ * -m MB (memory limit) into cfg, dying on a bad value.  Returns 1 if c was
+ * one of them, 0 otherwise (the caller's getopt switch goes on). */
+int fz_opt_exec(int c, const char *arg, fz_fsrv_cfg_t *cfg);
+
+#endif
