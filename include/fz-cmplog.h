@@ -9,9 +9,12 @@
  * value the program holds.  If the fuzzer sees both operands it can find
  * the first one in the input and put the second one there.
  *
- * One build serves both kinds of run.  Every comparison site is compiled
- * as "if (logging is on) call the hook", so a run that is not logging pays
- * a load and a not-taken branch per comparison executed, and nothing else.
+ * One build serves both kinds of run.  A function with comparison sites
+ * starts with "if (logging is on) run the logging copy of this function",
+ * whose sites call the hooks (where the flag may change while a function
+ * runs, each site is "if (logging is on) call the hook" instead), so a run
+ * that is not logging pays a load and a not-taken branch per call of such
+ * a function, and nothing else (docs/coverage.md, "Comparisons").
  * Logging is on only in a child whose run the fuzzer marked (enabled = 1
  * in the log header below before the run, 0 after); the runtime reads that
  * word once at the start of each run (after fork in the forkserver loop,
@@ -26,6 +29,10 @@
  *                      has comparison hooks.  No bit: the fuzzer turns the
  *                      stage off (an older fz build, afl-cc, -n) and says
  *                      so once.
+ *
+ * The fuzzer sets version = FZ_CMPLOG_VERSION before it starts the
+ * target: the runtime leaves a segment of another version (or one smaller
+ * than fz_cmplog_t) alone and sends no bit.
  *
  * Per logging run the fuzzer zeroes hdr[] (not op[]: entries past
  * min(hits, FZ_CMP_PAIRS) are never read), sets enabled = 1, runs the
