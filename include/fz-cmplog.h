@@ -9,9 +9,12 @@
  * value the program holds.  If the fuzzer sees both operands it can find
  * the first one in the input and put the second one there.
  *
- * One build serves both kinds of run.  Every comparison site is compiled
- * as "if (logging is on) call the hook", so a run that is not logging pays
- * a load and a not-taken branch per comparison executed, and nothing else.
+ * One build serves both kinds of run.  A function with comparison sites
+ * starts with "if (logging is on) run the logging copy of this function",
+ * whose sites call the hooks (where the flag may change while a function
+ * runs, each site is "if (logging is on) call the hook" instead), so a run
+ * that is not logging pays a load and a not-taken branch per call of such
+ * a function, and nothing else (docs/coverage.md, "Comparisons").
  * Logging is on only in a child whose run the fuzzer marked (enabled = 1
  * in the log header below before the run, 0 after); the runtime reads that
  * word once at the start of each run (after fork in the forkserver loop,
@@ -27,6 +30,10 @@
  *                      stage off (an older fz build, afl-cc, -n) and says
  *                      so once.
  *
+ * The fuzzer sets version = FZ_CMPLOG_VERSION before it starts the
+ * target: the runtime leaves a segment of another version (or one smaller
+ * than fz_cmplog_t) alone and sends no bit.
+ *
  * Per logging run the fuzzer zeroes hdr[] (not op[]: entries past
  * min(hits, FZ_CMP_PAIRS) are never read), sets enabled = 1, runs the
  * target, sets enabled = 0, and reads the log.
@@ -39,9 +46,8 @@
 #define FZ_ENV_CMPLOG_SHM_ID "__FZ_CMPLOG_SHM_ID"
 
 /* Version-1 options bit (fz's own, next to FZ_FS_NEW_OPT_FZ_DIRECT in
- * fz-protocol.h, which took bit 21; bit 20 is retired there, so this is
- * bit 22, unused by AFL++; only ever sent to a fuzzer that set the
- * variable). */
+ * fz-protocol.h, which took bit 21; only ever sent to a fuzzer that set
+ * the variable).  Bit 22: unused by AFL++ and its forks we know of. */
 #define FZ_FS_NEW_OPT_FZ_CMPLOG 0x00400000u
 
 /* Log slots.  A site's slot is stable for the life of one forkserver (the

@@ -542,6 +542,15 @@ static bool from_switch_index(tree x, hash_set<tree> &indexes)
 
 /* ---- String and memory comparisons --------------------------------------- */
 
+/* A function's symbol name; an asm label ("__asm__ ("strstr")", as
+ * glibc's C++ overloads and fz's harness macros use) is stored with a
+ * leading '*'. */
+static const char *symbol_name(tree fndecl)
+{
+    const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
+    return name[0] == '*' ? name + 1 : name;
+}
+
 /* How a comparison function's arguments map onto __fz_cmp_mem. */
 struct fz_cmp_fn {
     const char *name;
@@ -578,7 +587,7 @@ static const fz_cmp_fn *cmp_fn_of(gcall *call)
         return NULL;
     const char *asm_name = NULL;
     if (DECL_ASSEMBLER_NAME_SET_P(fn) || TREE_PUBLIC(fn))
-        asm_name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn));
+        asm_name = symbol_name(fn);
     for (const fz_cmp_fn &f : fz_cmp_fns) {
         bool match = (f.code != END_BUILTINS && fndecl_built_in_p(fn, f.code)) ||
                      (asm_name && strcmp(asm_name, f.name) == 0);
@@ -752,7 +761,7 @@ struct fz_cmp_pass : gimple_opt_pass {
             tree fndecl = gimple_call_fndecl(call);
             if (!fndecl || !DECL_NAME(fndecl))
                 continue;
-            const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
+            const char *name = symbol_name(fndecl);
             for (const char *b : boundaries)
                 if (strcmp(name, b) == 0)
                     return false;

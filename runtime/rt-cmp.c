@@ -29,11 +29,15 @@
 #include <sys/shm.h>
 
 #include "fz-cmplog.h"
+#include "fz-protocol.h"
 #include "runtime/rt.h"
 
 #define FZ_RT_EXPORT __attribute__((visibility("default")))
 
 _Static_assert((FZ_CMP_SITES & (FZ_CMP_SITES - 1)) == 0, "FZ_CMP_SITES is a power of two");
+_Static_assert((FZ_FS_NEW_OPT_FZ_CMPLOG & (FZ_FS_NEW_OPT_FZ_DIRECT | FZ_FS_NEW_OPT_MAPSIZE |
+                                          FZ_FS_NEW_OPT_SHDMEM_FUZZ | FZ_FS_NEW_OPT_AUTODICT)) == 0,
+               "the comparison-log bit is a bit of its own");
 _Static_assert(FZ_CMP_STR_MAX <= 255, "fz_cmp_str_t lengths are one byte");
 
 /* Modules whose flags the runtime sets; a program with more instrumented

@@ -473,9 +473,9 @@ static void fsrv_start(void)
     const char *p = getenv(FZ_ENV_PERSISTENT);
     fs.persistent = p && *p && *p != '0';
     int err = __fz_rt_map_attach();
-    __fz_rt_cmp_ready(); /* attach the log once, before any child is forked */
     if (err)
         __fz_rt_diag_nomem(__fz_rt_map_errno());
+    __fz_rt_cmp_ready(); /* attach the log once, before any child is forked */
     uint32_t size = __fz_rt_map_size();
     int want_shm = __fz_rt_wants_shm_input();
     int rc = v && v[0] == '1' && !v[1] ? handshake_v1(err, size, want_shm)
@@ -580,8 +580,8 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
         else
             raise(SIGSTOP);
         __fz_rt_map_clear();
-        __fz_rt_cmp_run_start(0);
         __fz_rt_crash_new_run();
+        __fz_rt_cmp_run_start(0);
         return 1;
     }
     /* What runs after the loop (exit handlers) is not the input's either. */

@@ -76,19 +76,6 @@ FZ_RT_HIDDEN void __fz_rt_diag_exited_in_run(void);
  * tells an exec.  stops: the child may also stop (persistent, SIGSTOP). */
 FZ_RT_HIDDEN void __fz_rt_diag_peek(pid_t child, int stops);
 
-/* rt-cmp.c: the comparison log (include/fz-cmplog.h).  Non-zero when the
- * fuzzer's log is attached and some module has comparison sites: the
- * version-1 handshake then sets FZ_FS_NEW_OPT_FZ_CMPLOG. */
-FZ_RT_HIDDEN int __fz_rt_cmp_ready(void);
-
-/* A run starts: copies the log's enabled word into every module's guard
- * flag (stores only on a change).  fresh: the first pass of a persistent
- * child, whose set-up compares are dropped from the log.  Async-signal-
- * safe (loads and stores). */
-FZ_RT_HIDDEN void __fz_rt_cmp_run_start(int fresh);
-
-/* The input's run is over (after the last __AFL_LOOP pass): flags off. */
-FZ_RT_HIDDEN void __fz_rt_cmp_stop(void);
 /* rt-diag.c: the page, NULL when fz-fuzz did not name one. */
 FZ_RT_HIDDEN fz_diag_t *__fz_rt_diag_page(void);
 
@@ -106,5 +93,19 @@ FZ_RT_HIDDEN void __fz_rt_crash_new_run(void);
 
 /* Non-zero when h is the runtime's crash handler (not the program's). */
 FZ_RT_HIDDEN int __fz_rt_crash_is_handler(const void *h);
+
+/* rt-cmp.c: the comparison log (include/fz-cmplog.h).  Non-zero when the
+ * fuzzer's log is attached and some module has comparison sites: the
+ * version-1 handshake then sets FZ_FS_NEW_OPT_FZ_CMPLOG. */
+FZ_RT_HIDDEN int __fz_rt_cmp_ready(void);
+
+/* A run starts: copies the log's enabled word into every module's guard
+ * flag (stores only on a change).  fresh: the first pass of a persistent
+ * child, whose set-up compares are dropped from the log.  Async-signal-
+ * safe (loads and stores). */
+FZ_RT_HIDDEN void __fz_rt_cmp_run_start(int fresh);
+
+/* The input's run is over (after the last __AFL_LOOP pass): flags off. */
+FZ_RT_HIDDEN void __fz_rt_cmp_stop(void);
 
 #endif

@@ -8,9 +8,12 @@
  * ATTR is a string of letters: c const, s switch, e eq, n nocase, f find,
  * z strz.  Then "hits N" (sum over slots).
  *
- *   cmplog-dump [-f] [-0] [-i FILE] -- TARGET ARGS...
+ *   cmplog-dump [-f [-p]] [-0] [-i FILE] -- TARGET ARGS...
  *     -f   run through the forkserver (version-1 handshake) and print
  *          "cmplog_bit 0|1" from its options word first
+ *     -p   with -f: a persistent target (__AFL_LOOP): two passes, the
+ *          first with logging off ("pass1_hits N" must say 0), the
+ *          second with it on, which is the one printed
  *     -0   leave logging off (enabled = 0): nothing may be logged
  *     -i   the target's stdin
  * Exits 0 when the target exited 0, 1 otherwise (2: usage / set-up).
@@ -105,9 +108,18 @@ static void wr(int fd, uint32_t v)
         die("cannot write to the forkserver");
 }
 
+static unsigned long total_hits(const fz_cmplog_t *log)
+{
+    unsigned long n = 0;
+    for (unsigned s = 0; s < FZ_CMP_SITES; s++)
+        n += log->hdr[s].hits;
+    return n;
+}
+
 /* One run through the forkserver: the version-1 handshake, then one
- * request; returns the child's wait status. */
-static int run_fsrv(char **argv, fz_cmplog_t *log, int enable)
+ * request (two for a persistent target, see -p); returns the child's wait
+ * status. */
+static int run_fsrv(char **argv, fz_cmplog_t *log, int enable, int persistent)
 {
     int ctl[2], st[2];
     if (pipe(ctl) || pipe(st))
@@ -133,12 +145,23 @@ static int run_fsrv(char **argv, fz_cmplog_t *log, int enable)
     if (rd(st[0]) != FZ_FS_NEW_VERSION)
         die("bad handshake end");
     printf("cmplog_bit %d\n", (opt & FZ_FS_NEW_OPT_FZ_CMPLOG) != 0);
+    if (persistent) {
+        memset(log->hdr, 0, sizeof(log->hdr));
+        log->enabled = 0;
+        wr(ctl[1], 0);
+        rd(st[0]);
+        if (!WIFSTOPPED((int)rd(st[0])))
+            die("the persistent target did not stop after its first pass");
+        printf("pass1_hits %lu\n", total_hits(log));
+    }
     memset(log->hdr, 0, sizeof(log->hdr));
     log->enabled = enable;
     wr(ctl[1], 0);
     rd(st[0]); /* child pid */
     int status = (int)rd(st[0]);
     log->enabled = 0;
+    if (persistent && WIFSTOPPED(status))
+        status = 0; /* the pass ended as a persistent pass does */
     close(ctl[1]);
     close(st[0]);
     waitpid(pid, NULL, 0);
@@ -162,17 +185,19 @@ static int run_plain(char **argv, fz_cmplog_t *log, int enable)
 
 int main(int argc, char **argv)
 {
-    int fsrv = 0, enable = 1, c;
+    int fsrv = 0, enable = 1, persistent = 0, c;
     const char *in = NULL;
-    while ((c = getopt(argc, argv, "f0i:")) != -1) {
+    while ((c = getopt(argc, argv, "fp0i:")) != -1) {
         if (c == 'f')
             fsrv = 1;
+        else if (c == 'p')
+            persistent = 1;
         else if (c == '0')
             enable = 0;
         else if (c == 'i')
             in = optarg;
         else
-            die("usage: cmplog-dump [-f] [-0] [-i FILE] -- TARGET ARGS...");
+            die("usage: cmplog-dump [-f [-p]] [-0] [-i FILE] -- TARGET ARGS...");
     }
     if (optind >= argc)
         die("no target");
@@ -195,7 +220,10 @@ int main(int argc, char **argv)
     setenv(FZ_ENV_CMPLOG_SHM_ID, idbuf, 1);
     unsetenv(FZ_ENV_SHM_ID);
     fflush(stdout);
-    int status = fsrv ? run_fsrv(argv + optind, log, enable) : run_plain(argv + optind, log, enable);
+    if (persistent)
+        setenv(FZ_ENV_PERSISTENT, "1", 1);
+    int status = fsrv ? run_fsrv(argv + optind, log, enable, persistent)
+                      : run_plain(argv + optind, log, enable);
     dump(log);
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }

@@ -66,3 +66,13 @@ grep -qx 'cmplog_bit 0' no.log || fail "FZ_NO_CMP=1 build sent the comparison bi
 grep -qx 'hits 0' no.log || fail "FZ_NO_CMP=1 build logged: $(cat no.log)"
 [ "$(./k0 <in)" = "$(./k-O2 <in)" ] || fail "the hooks changed the program's result"
 ok "FZ_NO_CMP=1: no hooks, no bit, nothing logged"
+
+# A libFuzzer harness (fz's driver, -fsanitize=fuzzer) logs too: run on a
+# file, and under the forkserver (the driver's loop, input on stdin).
+fzcc -O1 -fsanitize=fuzzer -o lf "$FZ_ROOT/testcases/libfuzzer_harness.c" || fail "libFuzzer harness does not build"
+"$dump" -- ./lf in >lf.log 2>/dev/null || fail "the harness failed under the log"
+has lf.log '^int [0-9]+ [0-9]+ 1 ce 0x68 0x4c$' "libFuzzer harness, reproduce mode: data[0] == 'L'"
+"$dump" -f -i in -- ./lf >lf-fsrv.log 2>/dev/null || fail "the harness failed in the forkserver"
+grep -qx 'cmplog_bit 1' lf-fsrv.log || fail "libFuzzer harness: no comparison bit"
+has lf-fsrv.log '^int [0-9]+ [0-9]+ 1 ce 0x68 0x4c$' "libFuzzer harness under the forkserver: data[0] == 'L'"
+ok "libFuzzer harness: logged in reproduce mode and under the forkserver"
