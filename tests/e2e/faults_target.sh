@@ -69,7 +69,9 @@ expect "uninstrumented" 1 "use -n" run -E 300 -i seeds -o c3 -- ./plain crash @@
 expect "always hangs" 1 "makes the target hang" run -E 300 -t 100 -i seeds -o c4 -- ./ft hang @@
 
 # 100 MB to stdout per run: it goes to /dev/null and the runs go on.
-run -E 40 -i seeds -o spew -- ./ft spew @@ >spew.log 2>&1 || { tail -n 3 spew.log; fail "100 MB on stdout: want exit 0"; }
+# (Without comparison feedback, which would solve the crash behind the
+# spew within these 40 runs: this is about the output.)
+FZ_NO_CMPLOG=1 run -E 40 -i seeds -o spew -- ./ft spew @@ >spew.log 2>&1 || { tail -n 3 spew.log; fail "100 MB on stdout: want exit 0"; }
 [ "$(stat_of spew execs_done)" -ge 40 ] || fail "100 MB on stdout: the runs did not go on"
 ok "100 MB on stdout per run: $(stat_of spew execs_done) runs, nothing in fz-fuzz's output"
 
