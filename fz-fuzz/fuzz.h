@@ -49,6 +49,15 @@
  * to "FZabc" (same coverage) made its bug four times harder to find. */
 #define FZ_TRIM_MIN_BYTES 64
 
+/* The same floor for entries fz-fuzz found itself (not seeds).  Havoc
+ * grows inputs with bytes that do nothing ("LLLL...Lo" where only "L.." is
+ * read), and until such an entry is cut back to what it needs, the
+ * per-byte sweep (FZ_SWEEP_MAX_BYTES) never reaches it and havoc must hit
+ * one position of dozens: a 3-byte "LF!" chain went unfound in 300,000
+ * runs.  Just above the sweep's size, so every found entry is either swept
+ * or trimmed. */
+#define FZ_TRIM_MIN_FOUND_BYTES (FZ_SWEEP_MAX_BYTES + 1)
+
 /* Run buf once, judge the record and save what is new: crash/hang via
  * triage, new coverage into the queue (minimized unless it is a peer's,
  * calibrated).  o says where buf came from (stage, parent, peer) for the
