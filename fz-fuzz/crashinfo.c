@@ -71,6 +71,7 @@ static void child(const fz_cfg_t *cfg, char **argv, const char *path, int errfd)
     setenv("ASAN_OPTIONS", "abort_on_error=1:detect_leaks=0:symbolize=1", 0);
     setenv("UBSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:print_stacktrace=1", 0);
     setenv("MSAN_OPTIONS", "abort_on_error=1:symbolize=1", 0);
+    setpgid(0, 0); /* its own group: whatever it forks goes when it is done */
     ptrace(PTRACE_TRACEME, 0, NULL, NULL); /* no frame if refused; the report still comes */
     execvp(argv[0], argv);
     _exit(127);
@@ -286,8 +287,10 @@ static void run_crash(const fz_cfg_t *cfg, const char *path, run_info_t *ri)
         if (pid == 0)
             child(cfg, argv, named ? NULL : path, pfd[1]);
         close(pfd[1]);
-        if (pid > 0)
+        if (pid > 0) {
             collect(pid, pfd[0], ri);
+            kill(-pid, SIGKILL); /* processes the crashing run left behind */
+        }
         close(pfd[0]);
     }
     ri->err[ri->err_len] = 0;
