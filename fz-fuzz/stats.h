@@ -37,6 +37,9 @@ typedef struct fz_stats {
     uint32_t found_at_cycle;   /* corpus_found when the cycle started */
     uint64_t last_plot_ms;     /* when plot_data last got a line */
     uint64_t last_stats_ms;    /* when fuzzer_stats was last written */
+    uint64_t crashes_written;  /* saved_crashes in the last fuzzer_stats written: a new
+                                  crash is written at once (status.c) */
+    uint64_t plot_last_time;   /* relative_time of plot_data's last line (never goes back) */
     uint64_t flaky_crashes;    /* unique crashes that did not crash again when
                                   minimized: saved as found, unminimized */
     /* Samples of (time, session execs), one per second at most (status.c),
@@ -47,7 +50,7 @@ typedef struct fz_stats {
      * added to this session's for execs_done, run_time, cycles_done,
      * total_crashes, total_hangs and flaky_crashes. */
     uint64_t prev_execs, prev_run_time, prev_cycles, prev_total_crashes, prev_total_hangs;
-    uint64_t prev_flaky_crashes;
+    uint64_t prev_flaky_crashes, prev_flaky_sites;
     char *plot;                /* plot_data so far (rewritten whole, atomically) */
     size_t plot_len, plot_cap;
 } fz_stats_t;
@@ -80,6 +83,8 @@ typedef struct fz_stats_report {
     uint64_t calibration_execs, minimization_execs, total_crashes, total_hangs;
     uint64_t flaky_crashes; /* saved unminimized: they did not crash again at once
                                (the whole campaign's, across resumes) */
+    uint32_t unique_crash_sites; /* distinct crash sites seen (sites.h), resumed ones too */
+    uint64_t flaky_crash_sites;  /* crashes whose site moved when rerun (campaign total) */
     uint64_t seed;
     uint64_t sync_execs;         /* target runs spent on other instances' files (sync.c) */
     const char *target_warnings; /* diag.h's short form; "" or NULL: "none" */
@@ -113,11 +118,21 @@ struct fz_state;
 /* Gather r from the running campaign. */
 void fz_stats_collect(const struct fz_state *st, fz_stats_report_t *r);
 
-/* Write fuzzer_stats now; append a line to plot_data now. */
+/* Write fuzzer_stats now; append a line to plot_data now.  Both die with
+ * the reason (e.g. a full disk) when the write fails. */
 void fz_stats_write(struct fz_state *st);
 void fz_stats_plot(struct fz_state *st);
 
-/* Load an earlier plot_data when resuming, so the history is kept. */
+/* The same without dying (for the exit paths of a run that is ending on an
+ * error anyway); fuzzer_stats uses the output directory's spare on a full
+ * disk.  Return 0 or -errno. */
+int fz_stats_try_write(struct fz_state *st);
+int fz_stats_try_plot(struct fz_state *st);
+
+/* Load an earlier plot_data when resuming, so the history is kept; its last
+ * relative_time, when later than fuzzer_stats' run_time (a kill between
+ * the two writes), becomes the run time carried over, so relative_time
+ * never goes back. */
 void fz_stats_plot_resume(struct fz_state *st);
 
 void fz_stats_free(fz_stats_t *s);
