@@ -182,24 +182,133 @@ static int build_argv(fz_fsrv_t *fs, const char *prog)
     return 0;
 }
 
+/* What fz_fsrv_stop must undo even when the process exits without
+ * calling it (fz_die anywhere): the target's session to kill and the input
+ * file to remove.  Kept by value, since the fz_fsrv_t may live on a stack
+ * that is gone by then; process-wide by nature, as atexit has no context. */
+#define TRACK_MAX 8
+static struct {
+    pid_t sid;  /* the forkserver (session leader), 0 if none yet */
+    char *path; /* an input file of ours to remove, or NULL */
+} tracked[TRACK_MAX];
+
+/* Kills every process of session sid: the forkserver's own group and the
+ * per-run groups under it (fz-protocol.h), found in /proc.  A process that
+ * made its own session (a daemon) is out of reach; nothing else is. */
+static void kill_session(pid_t sid)
+{
+    if (sid <= 0)
+        return;
+    kill(-sid, SIGKILL);
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    char path[64], buf[512];
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = 0;
+        /* pid (comm) state ppid pgrp session: comm may hold anything, so
+         * fields are counted from its closing parenthesis. */
+        char *p = strrchr(buf, ')');
+        int ppid, pgrp, session;
+        if (p && sscanf(p + 1, " %*c %d %d %d", &ppid, &pgrp, &session) == 3 && session == sid)
+            kill((pid_t)atoi(e->d_name), SIGKILL);
+    }
+    closedir(d);
+}
+
+static void stop_tracked(void)
+{
+    for (int i = 0; i < TRACK_MAX; i++) {
+        kill_session(tracked[i].sid);
+        if (tracked[i].path)
+            unlink(tracked[i].path);
+    }
+}
+
+static void track(fz_fsrv_t *fs)
+{
+    static int registered;
+    if (!registered)
+        registered = atexit(stop_tracked) == 0;
+    fs->track_slot = -1;
+    for (int i = 0; i < TRACK_MAX && fs->track_slot < 0; i++)
+        if (!tracked[i].sid && !tracked[i].path)
+            fs->track_slot = i;
+}
+
+static void untrack(fz_fsrv_t *fs)
+{
+    if (fs->track_slot < 0)
+        return;
+    free(tracked[fs->track_slot].path);
+    tracked[fs->track_slot].path = NULL;
+    tracked[fs->track_slot].sid = 0;
+    fs->track_slot = -1;
+}
+
+/* Removes the private input files of fuzzers that are gone (killed with
+ * SIGKILL, which no exit handler sees) from dir: ".fz-input.PID.*" of ours
+ * whose PID no longer runs. */
+static void remove_dead_inputs(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        int pid = 0, n = 0;
+        if (sscanf(e->d_name, ".fz-input.%d.%n", &pid, &n) != 1 || !n || pid <= 0 ||
+            kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == geteuid())
+            unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+}
+
+/* The input file: -f FILE is created here and must not exist (writing
+ * each input into whatever was there would destroy it: the target binary,
+ * a seed), otherwise a private temp file.  Either is removed at stop. */
 static int open_input(fz_fsrv_t *fs, char *err, size_t errlen)
 {
     if (fs->cfg.input_path) {
         fs->input_path = strdup(fs->cfg.input_path);
-        fs->input_fd = fs->input_path ? open(fs->input_path, O_RDWR | O_CREAT | O_TRUNC, 0600) : -1;
+        fs->input_fd = fs->input_path ? open(fs->input_path,
+                                             O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600)
+                                      : -1;
+        if (fs->input_fd < 0 && errno == EEXIST) {
+            snprintf(err, errlen,
+                     "-f '%s' already exists; fz writes every input to that file and would "
+                     "destroy what is there: give a path that does not exist yet (it is created "
+                     "and removed again), or remove the file if an earlier run left it",
+                     fs->input_path);
+            return -1;
+        }
     } else {
         const char *tmp = getenv("TMPDIR");
         if (asprintf(&fs->input_path, "%s/.fz-input.%d.XXXXXX", tmp && *tmp ? tmp : "/tmp",
                      (int)getpid()) < 0)
             fs->input_path = NULL;
         fs->input_fd = fs->input_path ? mkstemp(fs->input_path) : -1;
-        fs->owns_input_path = fs->input_fd >= 0;
+        remove_dead_inputs(tmp && *tmp ? tmp : "/tmp");
     }
+    fs->owns_input_path = fs->input_fd >= 0;
     if (fs->input_fd < 0) {
         snprintf(err, errlen, "cannot create the input file '%s': %s; use -f with a writable path",
                  fs->input_path ? fs->input_path : "(temp)", strerror(errno));
         return -1;
     }
+    if (fs->track_slot >= 0)
+        tracked[fs->track_slot].path = strdup(fs->input_path);
     fcntl(fs->input_fd, F_SETFD, FD_CLOEXEC);
     return 0;
 }
@@ -644,6 +753,8 @@ static int start_server(fz_fsrv_t *fs, char *err, size_t errlen)
     fs->fsrv_pid = spawn(fs, err, errlen);
     if (fs->fsrv_pid < 0)
         return -1;
+    if (fs->track_slot >= 0)
+        tracked[fs->track_slot].sid = fs->fsrv_pid;
     uint32_t word;
     int r = read_u32(fs->st_fd, &word, wait_ms);
     if (r) {
@@ -671,6 +782,61 @@ static int start_server(fz_fsrv_t *fs, char *err, size_t errlen)
     return handshake_legacy(fs, word, err, errlen);
 }
 
+/* Ends a forkserver that failed to start, so another attempt can run. */
+static void stop_server(fz_fsrv_t *fs)
+{
+    if (fs->fsrv_pid > 0) {
+        kill_session(fs->fsrv_pid);
+        waitpid(fs->fsrv_pid, NULL, 0);
+    }
+    fs->fsrv_pid = -1;
+    if (fs->ctl_fd >= 0)
+        close(fs->ctl_fd);
+    if (fs->st_fd >= 0)
+        close(fs->st_fd);
+    fs->ctl_fd = fs->st_fd = -1;
+    fs->handshake_version = 0;
+}
+
+/* A start that failed under -m: the dynamic loader, the runtime's shared
+ * memory, a constructor's malloc or a sanitizer's shadow memory may not fit
+ * in the address-space limit, and each of those shows as a different
+ * failure above (no handshake, a set-up error word, a crash at start-up).
+ * The runtime flags ENOMEM where it can; otherwise the start is tried once
+ * more without the limit, and when that one works the limit was the cause.
+ * Only on this error path: a good start pays nothing. */
+static void explain_mem_limit(fz_fsrv_t *fs, char *err, size_t errlen)
+{
+    uint32_t mb = fs->cfg.mem_limit_mb;
+    int nomem = fs->shm.diag && (fs->shm.diag->flags & FZ_DIAG_NOMEM);
+    stop_server(fs);
+    if (!nomem) {
+        char again[512];
+        fs->cfg.mem_limit_mb = 0;
+        int ok = start_server(fs, again, sizeof again) == 0;
+        fs->cfg.mem_limit_mb = mb;
+        stop_server(fs);
+        if (!ok)
+            return; /* it fails without the limit too: the first diagnosis stands */
+    }
+    const char *prog = fs->child_argv[0];
+    if (fz_fsrv_file_has(prog, "__asan_init"))
+        snprintf(err, errlen,
+                 "'%s' cannot start under the -m %u MiB memory limit: it is an AddressSanitizer "
+                 "build, which reserves terabytes of address space at start-up; leave -m out for "
+                 "sanitizer builds (ASan limits memory itself: ASAN_OPTIONS=hard_rss_limit_mb=N)",
+                 prog, mb);
+    else
+        snprintf(err, errlen,
+                 "'%s' cannot start under the -m %u MiB memory limit (%s); raise -m (the limit "
+                 "is on address space, which shared libraries and the %u MiB coverage map count "
+                 "against) or leave it out",
+                 prog, mb,
+                 nomem ? "it could not map the fuzzer's shared memory"
+                       : "without the limit it starts",
+                 (unsigned)(fs->shm.map_alloc >> 20));
+}
+
 int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t errlen)
 {
     memset(fs, 0, sizeof *fs);
@@ -682,6 +848,7 @@ int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t err
     fs->shm.map_id = fs->shm.fuzz_id = -1;
     fs->handshake_version = cfg->blind ? -1 : 0;
     fs->bound_cpu = fs->target_cpu = -1;
+    track(fs);
     if (!cfg->argv || !cfg->argv[0]) {
         snprintf(err, errlen, "no target program given; put it after --, e.g. -- ./target @@");
         return -1;
@@ -709,8 +876,11 @@ int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t err
         fs->map_size = FZ_MAP_SIZE_MIN; /* stays all zero: no coverage */
         return 0;
     }
-    if (start_server(fs, err, errlen))
+    if (start_server(fs, err, errlen)) {
+        if (fs->cfg.mem_limit_mb)
+            explain_mem_limit(fs, err, errlen);
         goto fail;
+    }
     if (fs->direct)
         split_cpus(fs);
     return 0;
@@ -770,6 +940,22 @@ static void read_site(fz_fsrv_t *fs, pid_t pid)
     d->site_pid = 0;
 }
 
+/* After a run's child ended: under an fz runtime the child led its own
+ * process group (fz-protocol.h), so whatever it forked and left running is
+ * killed with the group.  Only when the run forked (the runtime's count
+ * moved) or was killed: the common run pays one read of the diagnostics
+ * page, no system call. */
+static void reap_group(fz_fsrv_t *fs, pid_t pgid, int force)
+{
+    if (pgid <= 0)
+        return;
+    uint32_t forks = fs->shm.diag ? fs->shm.diag->forks : 0;
+    if (!force && forks == fs->seen_forks)
+        return;
+    fs->seen_forks = forks;
+    kill(-pgid, SIGKILL);
+}
+
 /* pid: the child the status belongs to (for its crash site). */
 static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out, pid_t pid)
 {
@@ -793,18 +979,30 @@ static fz_run_result_t run_error(fz_fsrv_t *fs, const char *what)
 {
     int status = 0;
     const char *prog = fs->child_argv ? fs->child_argv[0] : "target";
+    fs->broke_signal = 0;
     if (fs->fsrv_pid > 0 && wait_pid_for(fs->fsrv_pid, &status, 200)) {
         fs->fsrv_pid = -1;
-        if (WIFSIGNALED(status))
+        if (WIFSIGNALED(status)) {
+            int sig = WTERMSIG(status);
+            /* Nothing but the run can kill the forkserver between two
+             * words of the protocol: the input made the target kill its
+             * parent or its process group (or, under -m, starve it). */
+            fs->broke_signal = sig;
+            char limit[96] = "";
+            if (fs->cfg.mem_limit_mb)
+                snprintf(limit, sizeof limit, ", or the -m %u MiB memory limit starved it",
+                         fs->cfg.mem_limit_mb);
             snprintf(fs->errmsg, sizeof fs->errmsg,
-                     "the forkserver of '%s' died of signal %d (%s) while %s; is it out of "
-                     "memory (-m)?",
-                     prog, WTERMSIG(status), strsignal(WTERMSIG(status)), what);
-        else
+                     "the forkserver of '%s' was killed by signal %d (%s) while %s: the input "
+                     "made the target kill its own forkserver (kill(getppid(), ...), kill(0, "
+                     "...) or killpg)%s",
+                     prog, sig, strsignal(sig), what, limit);
+        } else {
             snprintf(fs->errmsg, sizeof fs->errmsg,
                      "the forkserver of '%s' exited (code %d) while %s; does the program call "
                      "exit() itself before main, or close fds 198/199?",
                      prog, WIFEXITED(status) ? WEXITSTATUS(status) : -1, what);
+        }
     } else {
         snprintf(fs->errmsg, sizeof fs->errmsg,
                  "the forkserver of '%s' stopped answering while %s; the target must not close "
@@ -841,6 +1039,9 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
         if (nap < 2000)
             nap *= 2;
     }
+    /* The target led its own session and group (child_exec): whatever it
+     * left running goes with it.  One kill per fork+exec costs nothing. */
+    kill(-pid, SIGKILL);
     fs->last_exec_us = now_us() - t0;
     return judge(fs, status, timed_out, pid);
 }
@@ -897,6 +1098,7 @@ static fz_run_result_t direct_result(fz_fsrv_t *fs, uint32_t w, int timed_out, u
         status = (int)ld(&c->dead_status);
         if (pid <= 0)
             return run_error(fs, "starting a child (fork failed in the target)");
+        reap_group(fs, pid, timed_out);
     } else {
         pid = (pid_t)ld(&c->pid);
     }
@@ -999,8 +1201,10 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
     if (r)
         return run_error(fs, "waiting for a child's status");
     fs->child_stopped = WIFSTOPPED(status);
-    if (!fs->child_stopped)
+    if (!fs->child_stopped) {
+        reap_group(fs, fs->child_pid, timed_out);
         fs->child_pid = -1;
+    }
     if (fs->child_stopped && !timed_out)
         return judge(fs, 0, 0, -1); /* a persistent iteration that finished */
     return judge(fs, (int)status, timed_out, (pid_t)pid);
@@ -1008,13 +1212,17 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
 
 void fz_fsrv_stop(fz_fsrv_t *fs)
 {
-    if (fs->child_pid > 0)
+    if (fs->child_pid > 0) {
+        kill(-fs->child_pid, SIGKILL);
         kill(fs->child_pid, SIGKILL);
+    }
     pid_t live = fs->direct && fs->shm.ctl ? (pid_t)ld(&fs->shm.ctl->pid) : 0;
-    if (live > 0)
+    if (live > 0) {
+        kill(-live, SIGKILL);
         kill(live, SIGKILL);
+    }
     if (fs->fsrv_pid > 0) {
-        kill(fs->fsrv_pid, SIGKILL);
+        kill_session(fs->fsrv_pid);
         waitpid(fs->fsrv_pid, NULL, 0);
     }
     fs->child_pid = fs->fsrv_pid = -1;
@@ -1029,8 +1237,10 @@ void fz_fsrv_stop(fz_fsrv_t *fs)
     fs->ctl_fd = fs->st_fd = fs->input_fd = fs->dev_null_fd = -1;
     if (fs->owns_input_path && fs->input_path)
         unlink(fs->input_path);
+    fs->owns_input_path = 0;
     free(fs->input_path);
     fs->input_path = NULL;
+    untrack(fs);
     if (fs->child_argv) {
         for (size_t i = 0; fs->child_argv[i]; i++)
             free(fs->child_argv[i]);

@@ -38,7 +38,8 @@ typedef enum {
 
 typedef struct {
     char **argv;            /* NULL-terminated target command; "@@" = input path */
-    const char *input_path; /* -f FILE; NULL = a private temp file */
+    const char *input_path; /* -f FILE (created, must not exist; removed at stop);
+                               NULL = a private temp file in $TMPDIR */
     uint32_t timeout_ms;    /* start-up (x HANDSHAKE_MULT) and the run default; 0 = 1000 ms */
     uint32_t mem_limit_mb;  /* RLIMIT_AS for the target; 0 = none */
     int blind;              /* -n: fork+exec per run, no handshake, no coverage */
@@ -85,6 +86,8 @@ typedef struct {
     int last_signal;       /* signal that killed it, 0 if none */
     int last_exit_code;    /* exit code if it exited, else -1 */
     uint64_t last_exec_us; /* wall time of the run, microseconds */
+    int broke_signal;      /* FZ_RUN_ERROR: the signal that killed the forkserver
+                              while it ran an input (the input did it), else 0 */
     uint32_t run_timeout_ms; /* the timeout the last run had */
     fz_site_t last_site;   /* a crash's site (hash 0 for other results) */
 
@@ -106,6 +109,8 @@ typedef struct {
     pid_t child_pid;              /* current child (a stopped persistent one too) */
     int child_stopped;            /* persistent child paused itself (WIFSTOPPED) */
     int last_killed;              /* we killed the previous child */
+    uint32_t seen_forks;          /* fz_diag_t.forks after the last cleanup */
+    int track_slot;               /* this forkserver's slot in the exit-time list */
     uint32_t direct_seq;          /* direct mode: sequence number of the last request */
     uint32_t split_runs;          /* direct mode on two CPUs: runs in this window... */
     uint32_t split_sleeps;        /* ...and how many of them needed a futex sleep */
@@ -144,9 +149,11 @@ int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t err
  * timeout in force and turns the outcome into a record. */
 fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint32_t timeout_ms);
 
-/* Kills the forkserver and any child, removes a private input file,
- * detaches the shared memory and restores the CPU affinity.  Safe to call
- * twice. */
+/* Kills the forkserver, any child and every process they left in the
+ * target's session (forking targets), removes the input file, detaches the
+ * shared memory and restores the CPU affinity.  Safe to call twice.  A
+ * process that exits (fz_die included) without calling it gets the
+ * process killing and the file removal from an atexit handler. */
 void fz_fsrv_stop(fz_fsrv_t *fs);
 
 /* Non-zero if the file at path contains the byte string sig (as afl-fuzz

@@ -87,6 +87,24 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
         st->stats.last_edge_ms = st->stats.last_find_ms;
 }
 
+/* The forkserver is gone.  When it was killed while it ran buf, the input
+ * made the target kill it (core/fsrv.h, broke_signal): that input is saved
+ * as a crash, so crashes/ and the exit status (3) say what happened, and
+ * the run ends, since no target is left to run. */
+__attribute__((noreturn)) static void target_broke(fz_state_t *st, const uint8_t *buf,
+                                                 uint32_t len, const fz_origin_t *o)
+{
+    fz_exec_t *x = &st->exec;
+    if (!x->fs.broke_signal)
+        fz_die("the target stopped answering: %s", fz_exec_errmsg(x));
+    char name[256];
+    fz_fuzz_name(st, name, sizeof(name), st->next_crash_id++, x->fs.broke_signal, o, 0);
+    fz_outdir_save(&st->out, "crashes", name, buf, len);
+    st->stats.saved_crashes++;
+    st->stats.last_crash_ms = fz_now_ms();
+    fz_die("%s; the input is saved as %s/crashes/%s", fz_exec_errmsg(x), st->out.dir, name);
+}
+
 /* An entry's first turn starts by shrinking it while it keeps every bucket
  * of its map (not only what it added: a smaller input that lost coverage
  * would be a different entry), within FZ_TRIM_MAX_EXECS runs.  The smaller
@@ -165,8 +183,7 @@ int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_o
     int grew = 0;
     switch (fz_exec_run(x, buf, len, 0, &rec)) {
     case FZ_RUN_ERROR:
-        fz_stats_write(st);
-        fz_die("the target stopped answering: %s", fz_exec_errmsg(x));
+        target_broke(st, buf, len, o);
     case FZ_RUN_CRASH:
         fz_triage_crash(st, buf, len, &rec, o);
         break;

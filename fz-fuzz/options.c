@@ -82,6 +82,22 @@ __attribute__((format(printf, 3, 4))) static int bad(char *err, size_t errlen, c
     return FZ_OPTIONS_BAD;
 }
 
+/* Why an explicit 0 is refused for an option, or NULL where 0 is fine.
+ * A 0 usually comes from an empty or unset CI variable: taken as "no
+ * limit" it would make a job that never ends. */
+static const char *zero_refused(size_t off)
+{
+    if (off == AT(max_secs))
+        return "a time limit of 0 would be no limit at all; give a positive number of seconds, "
+               "or leave -V out to run until stopped";
+    if (off == AT(max_execs))
+        return "a budget of 0 runs would be no limit at all; give a positive number, or leave "
+               "-E out to run until stopped";
+    if (off == AT(timeout_ms))
+        return "a run needs some time; give at least 5 ms, or leave -t out for the default";
+    return NULL;
+}
+
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
     char *end;
@@ -124,6 +140,8 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         if (parse_u64(val, o->kind == OPT_U32 ? UINT32_MAX : UINT64_MAX, &v) != 0)
             return bad(err, errlen, "%s expects a whole number (%s), not '%s'", o->flag, o->arg,
                        val);
+        if (v == 0 && zero_refused(o->off))
+            return bad(err, errlen, "%s 0: %s", o->flag, zero_refused(o->off));
         if (o->kind == OPT_U32)
             *(uint32_t *)(base + o->off) = (uint32_t)v;
         else
@@ -144,7 +162,9 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         return FZ_OPTIONS_OK;
     case OPT_NAME:
         if (strspn(val, FZ_NAME_CHARS) != strlen(val) || val[0] == '.' || !val[0])
-            return bad(err, errlen, "%s NAME may hold only letters, digits, '_', '-', '.': '%s'",
+            return bad(err, errlen,
+                       "%s NAME may hold only letters, digits, '_', '-' and '.', and may not "
+                       "start with '.' (a hidden directory): '%s'",
                        o->flag, val);
         if (strlen(val) > FZ_SYNC_PEER_MAX)
             return bad(err, errlen, "%s NAME is longer than %d characters; use a shorter one",

@@ -200,6 +200,39 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->target_warnings = st->diag.summary;
 }
 
+int fz_stats_try_write(fz_state_t *st)
+{
+    char json[16384];
+    fz_stats_report_t r;
+    fz_stats_collect(st, &r);
+    char buf[FZ_OUTDIR_SPARE];
+    int n = fz_stats_format(buf, sizeof(buf), &r);
+    if (n >= (int)sizeof(buf))
+        n = sizeof(buf) - 1;
+    int rc = fz_outdir_save_reserved(&st->out, "fuzzer_stats", buf, (size_t)n);
+    if (rc)
+        return rc;
+    st->stats.last_stats_ms = fz_now_ms();
+    st->stats.crashes_written = st->stats.saved_crashes;
+    int jn = fz_stats_json(buf, json, sizeof json);
+    return jn > 0 ? fz_outdir_try_save(&st->out, "", "fuzzer_stats.json", json, (size_t)jn) : 0;
+}
+
+/* Dies with the output directory's message for a failed write. */
+static void die_write(fz_state_t *st, const char *name, int rc)
+{
+    char msg[1024];
+    fz_outdir_describe(&st->out, "", name, rc, msg, sizeof msg);
+    fz_die("%s", msg);
+}
+
+void fz_stats_write(fz_state_t *st)
+{
+    int rc = fz_stats_try_write(st);
+    if (rc)
+        die_write(st, "fuzzer_stats", rc);
+}
+
 /* A value that is a JSON number as written (no leading zeros, no inf). */
 static int json_number(const char *v, size_t n)
 {
@@ -264,21 +297,6 @@ int fz_stats_json(const char *stats, char *buf, size_t n)
     return bad ? -1 : (int)pos;
 }
 
-void fz_stats_write(fz_state_t *st)
-{
-    fz_stats_report_t r;
-    fz_stats_collect(st, &r);
-    char buf[8192], json[16384];
-    int n = fz_stats_format(buf, sizeof(buf), &r);
-    if (n >= (int)sizeof(buf))
-        n = sizeof(buf) - 1;
-    fz_outdir_save(&st->out, "", "fuzzer_stats", buf, (size_t)n);
-    int jn = fz_stats_json(buf, json, sizeof json);
-    if (jn > 0)
-        fz_outdir_save(&st->out, "", "fuzzer_stats.json", json, (size_t)jn);
-    st->stats.last_stats_ms = fz_now_ms();
-}
-
 static void plot_append(fz_stats_t *s, const char *text, size_t len)
 {
     if (s->plot_len + len + 1 > s->plot_cap) {
@@ -291,36 +309,52 @@ static void plot_append(fz_stats_t *s, const char *text, size_t len)
     s->plot_len += len;
 }
 
-void fz_stats_plot(fz_state_t *st)
+int fz_stats_try_plot(fz_state_t *st)
 {
     fz_stats_t *s = &st->stats;
     if (!s->plot_len)
         plot_append(s, FZ_PLOT_HEADER, strlen(FZ_PLOT_HEADER));
     fz_stats_report_t r;
     fz_stats_collect(st, &r);
+    if (r.run_time < s->plot_last_time)
+        r.run_time = s->plot_last_time;
+    s->plot_last_time = r.run_time;
     char line[256];
     int n = fz_stats_plot_line(line, sizeof(line), &r);
     plot_append(s, line, (size_t)n);
-    fz_outdir_save(&st->out, "", "plot_data", s->plot, s->plot_len);
     s->last_plot_ms = fz_now_ms();
+    return fz_outdir_try_save(&st->out, "", "plot_data", s->plot, s->plot_len);
+}
+
+void fz_stats_plot(fz_state_t *st)
+{
+    int rc = fz_stats_try_plot(st);
+    if (rc)
+        die_write(st, "plot_data", rc);
 }
 
 void fz_stats_plot_resume(fz_state_t *st)
 {
-    size_t n = strlen(st->out.dir) + 16;
-    char *path = malloc(n);
-    if (!path)
-        fz_die("out of memory");
-    snprintf(path, n, "%s/plot_data", st->out.dir);
-    FILE *f = fopen(path, "r");
-    free(path);
-    if (!f)
+    char *text = fz_outdir_read(&st->out, "plot_data", 256u << 20);
+    if (!text)
         return;
-    char buf[4096];
-    size_t r;
-    while ((r = fread(buf, 1, sizeof(buf), f)) > 0)
-        plot_append(&st->stats, buf, r);
-    fclose(f);
+    size_t len = strlen(text);
+    plot_append(&st->stats, text, len);
+    /* The last line's relative_time: plot_data may be newer than
+     * fuzzer_stats (a kill between the two writes). */
+    while (len && text[len - 1] == '\n')
+        len--;
+    text[len] = 0;
+    const char *last = strrchr(text, '\n');
+    last = last ? last + 1 : text;
+    char *end;
+    unsigned long long t = last[0] >= '0' && last[0] <= '9' ? strtoull(last, &end, 10) : 0;
+    if (t && *end == ',') {
+        st->stats.plot_last_time = t;
+        if (t > st->stats.prev_run_time)
+            st->stats.prev_run_time = t;
+    }
+    free(text);
 }
 
 void fz_stats_rate_sample(fz_stats_t *s, uint64_t now_ms, uint64_t execs)

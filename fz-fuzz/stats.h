@@ -37,6 +37,9 @@ typedef struct fz_stats {
     uint32_t found_at_cycle;   /* corpus_found when the cycle started */
     uint64_t last_plot_ms;     /* when plot_data last got a line */
     uint64_t last_stats_ms;    /* when fuzzer_stats was last written */
+    uint64_t crashes_written;  /* saved_crashes in the last fuzzer_stats written: a new
+                                  crash is written at once (status.c) */
+    uint64_t plot_last_time;   /* relative_time of plot_data's last line (never goes back) */
     uint64_t flaky_crashes;    /* unique crashes that did not crash again when
                                   minimized: saved as found, unminimized */
     /* Samples of (time, session execs), one per second at most (status.c),
@@ -115,11 +118,21 @@ struct fz_state;
 /* Gather r from the running campaign. */
 void fz_stats_collect(const struct fz_state *st, fz_stats_report_t *r);
 
-/* Write fuzzer_stats now; append a line to plot_data now. */
+/* Write fuzzer_stats now; append a line to plot_data now.  Both die with
+ * the reason (e.g. a full disk) when the write fails. */
 void fz_stats_write(struct fz_state *st);
 void fz_stats_plot(struct fz_state *st);
 
-/* Load an earlier plot_data when resuming, so the history is kept. */
+/* The same without dying (for the exit paths of a run that is ending on an
+ * error anyway); fuzzer_stats uses the output directory's spare on a full
+ * disk.  Return 0 or -errno. */
+int fz_stats_try_write(struct fz_state *st);
+int fz_stats_try_plot(struct fz_state *st);
+
+/* Load an earlier plot_data when resuming, so the history is kept; its last
+ * relative_time, when later than fuzzer_stats' run_time (a kill between
+ * the two writes), becomes the run time carried over, so relative_time
+ * never goes back. */
 void fz_stats_plot_resume(struct fz_state *st);
 
 void fz_stats_free(fz_stats_t *s);

@@ -172,7 +172,8 @@ uint64_t fz_status_interval(uint64_t execs, uint64_t ms)
 void fz_status_tick(fz_state_t *st)
 {
     uint64_t execs = fz_state_execs(st);
-    if (execs < st->ui.next_check && st->exec.fs.last_exec_us < FZ_STATUS_SLOW_RUN_US)
+    if (execs < st->ui.next_check && st->exec.fs.last_exec_us < FZ_STATUS_SLOW_RUN_US &&
+        st->stats.saved_crashes == st->stats.crashes_written)
         return;
     fz_ui_t *ui = &st->ui;
     uint64_t now = fz_now_ms();
@@ -190,7 +191,10 @@ void fz_status_tick(fz_state_t *st)
         ui->last_rate_ms = now;
     }
     /* Before the seeds have passed nothing may be written (calibrate.h). */
-    if (ui->files_ready && now - st->stats.last_stats_ms >= FZ_STATUS_STATS_MS)
+    /* A new crash is in fuzzer_stats at once: a run killed (-9) or ended by
+     * a full disk right after it must not leave saved_crashes behind. */
+    if (ui->files_ready && (now - st->stats.last_stats_ms >= FZ_STATUS_STATS_MS ||
+                            st->stats.saved_crashes != st->stats.crashes_written))
         fz_stats_write(st);
     if (ui->files_ready && now - st->stats.last_plot_ms >= FZ_STATUS_PLOT_MS)
         fz_stats_plot(st);

@@ -49,9 +49,13 @@ static void repro_cmd(const fz_state_t *st, const char *path, char *out, size_t 
  * crash, so it always lists every site. */
 static void write_readme(fz_state_t *st)
 {
-    char by_hand[1200], raw[1024];
+    char by_hand[1200], raw[1024], mem[32] = "";
     repro_cmd(st, "CRASH_FILE", by_hand, sizeof(by_hand));
     target_cmd(st, NULL, raw, sizeof(raw));
+    /* A crash that needs -m (a failed malloc under the limit) replays as
+     * "ok" without it. */
+    if (st->cfg.mem_mb)
+        snprintf(mem, sizeof(mem), "-m %llu ", (unsigned long long)st->cfg.mem_mb);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -70,7 +74,7 @@ static void write_readme(fz_state_t *st)
             "new when its coverage is.  To reproduce one, run the target on it by\n"
             "hand:\n\n    %s\n\n"
             "To re-check them all at once (e.g. in CI after a fix):\n\n"
-            "    fz-fuzz --replay %s/crashes -- %s\n\n"
+            "    fz-fuzz --replay %s/crashes %s-- %s\n\n"
             "which exits 3 while any of them still crashes.  The other parts of a\n"
             "name: src: the queue entry it was mutated from, time: ms since the start,\n"
             "execs: target runs so far, op: the mutation stage.\n\n"
@@ -80,7 +84,7 @@ static void write_readme(fz_state_t *st)
             "again but at another site is saved once, under its first site, and\n"
             "counted in flaky_crash_sites.  It may take several runs by hand to\n"
             "reproduce.\n",
-            st->command_line ? st->command_line : raw, by_hand, st->out.dir, raw);
+            st->command_line ? st->command_line : raw, by_hand, st->out.dir, mem, raw);
     if (st->sites.n)
         fprintf(f, "\nCrash sites (%u):\n", fz_sites_count(&st->sites));
     for (uint32_t i = 0; i < st->sites.n; i++) {
@@ -293,9 +297,11 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_e
         }
     }
     st->next_crash_id++;
+    /* The crash first, and counted before the README: on a disk that is
+     * filling up, the crash (and exit status 3) matter more. */
     fz_outdir_save(&st->out, "crashes", name, save, out_len);
-    write_readme(st);
     st->stats.saved_crashes++;
+    write_readme(st);
     st->stats.last_crash_ms = fz_now_ms();
     return 1;
 }

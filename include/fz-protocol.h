@@ -200,6 +200,17 @@ typedef struct {
                                       lost 198/199 inside __AFL_LOOP.  No
                                       longer set (children close 198/199 in
                                       every mode); the bit keeps its meaning */
+#define FZ_DIAG_NOMEM 0x80u        /* the runtime could not map or attach memory
+                                      (ENOMEM: the fuzzer's -m address-space
+                                      limit) and the handshake failed */
+
+/* Under a diagnostics page each child the forkserver forks makes itself
+ * the leader of its own process group (setpgid(0, 0), before any program
+ * code runs), so whatever a run leaves behind (children of a forking
+ * target) shares the group the fuzzer can kill as a whole, and `forks`
+ * counts the fork() calls made inside runs (counted before the fork, so a
+ * grandchild is counted before its parent can end): when the count moved
+ * during a run, the fuzzer kills the ended run's group. */
 
 /* Crash sites (fz's own, on the same page).  When a run dies of a crash
  * signal the runtime's handler (runtime/rt-crash.c), or the sanitizer's
@@ -235,6 +246,7 @@ typedef struct {
     uint64_t site_off[FZ_SITE_FRAMES]; /* module-relative address of each frame */
     char site_module[FZ_SITE_FRAMES][24]; /* file name (no directory) of each frame's
                                              module ("exe": the program) */
+    volatile uint32_t forks;        /* fork() calls inside runs so far (see above) */
 } fz_diag_t;
 
 #endif

@@ -164,6 +164,7 @@ static int handshake_legacy(int err, uint32_t size, int want_shm)
         _exit(1);
     uint32_t yes = FZ_FS_OPT_ENABLED | FZ_FS_OPT_SHDMEM_FUZZ;
     if ((reply & yes) == yes && (err = __fz_rt_input_attach()) != 0) {
+        __fz_rt_diag_nomem(errno);
         write_u32(FZ_FS_OPT_ERROR | FZ_FS_OPT_SET_ERROR(err));
         _exit(1);
     }
@@ -297,6 +298,8 @@ static int handshake_v1(int err, uint32_t size, int want_shm)
     if (!err && want_shm && getenv(FZ_ENV_SHM_FUZZ_ID)) {
         err = __fz_rt_input_attach();
         shm = !err;
+        if (err)
+            __fz_rt_diag_nomem(errno);
     }
     if (err) {
         write_u32(FZ_FS_NEW_ERROR | (uint32_t)err);
@@ -333,6 +336,8 @@ static void ctl_child_start(void)
 static void ctl_wait_child(pid_t child)
 {
     int pfd = (int)syscall(SYS_pidfd_open, child, 0);
+    if (pfd < 0)
+        return; /* out of descriptors: the caller's waitpid() blocks instead */
     struct pollfd p[2] = {{pfd, POLLIN, 0}, {CTL_FD, 0, 0}};
     for (;;) {
         int r = poll(p, 2, -1);
@@ -466,6 +471,8 @@ static void fsrv_start(void)
     const char *p = getenv(FZ_ENV_PERSISTENT);
     fs.persistent = p && *p && *p != '0';
     int err = __fz_rt_map_attach();
+    if (err)
+        __fz_rt_diag_nomem(__fz_rt_map_errno());
     uint32_t size = __fz_rt_map_size();
     int want_shm = __fz_rt_wants_shm_input();
     int rc = v && v[0] == '1' && !v[1] ? handshake_v1(err, size, want_shm)

@@ -10,6 +10,7 @@
  * would need is still counted, and the forkserver reports it so the fuzzer
  * can grow its map.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ struct fz_rt_module {
 static struct {
     int tried;       /* attach attempted (once per process) */
     int error;       /* FZ_FS_ERROR_* from the attempt, 0 if fine */
+    int sys_errno;   /* errno of the failed attach */
     uint8_t *map;    /* the fuzzer's map, NULL outside a fuzzer */
     uint32_t cap;    /* usable bytes of map */
     uint32_t used;   /* slots handed out so far (a prefix of map) */
@@ -65,6 +67,7 @@ int __fz_rt_map_attach(void)
     }
     void *mem = shmat((int)id, NULL, 0);
     if (mem == (void *)-1) {
+        rt_map.sys_errno = errno;
         rt_map.error = FZ_FS_ERROR_SHMAT;
         return rt_map.error;
     }
@@ -82,6 +85,11 @@ int __fz_rt_map_attach(void)
     rt_map.map = mem;
     rt_map.cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
     return 0;
+}
+
+int __fz_rt_map_errno(void)
+{
+    return rt_map.sys_errno;
 }
 
 __attribute__((visibility("default"))) void __fz_register(uint8_t **area, uint32_t n)

@@ -18,6 +18,8 @@
 /* rt-map.c: attaches the fuzzer's coverage map (once; safe to call again).
  * Returns 0, or an FZ_FS_ERROR_* code the forkserver reports. */
 FZ_RT_HIDDEN int __fz_rt_map_attach(void);
+/* errno of a failed attach (0 if none). */
+FZ_RT_HIDDEN int __fz_rt_map_errno(void);
 
 /* Map size the program needs: sum of every registered module's slots,
  * rounded up to FZ_MAP_SIZE_MIN (never 0). */
@@ -46,8 +48,13 @@ FZ_RT_HIDDEN int __fz_rt_input_attach(void);
  * installed before the fork point, starts watching fork(). */
 FZ_RT_HIDDEN void __fz_rt_diag_fsrv_started(void);
 
-/* In a new child right after fork() (async-signal-safe: one store). */
+/* In a new child right after fork() (async-signal-safe: a store and, under
+ * fz-fuzz, setpgid(0, 0)). */
 FZ_RT_HIDDEN void __fz_rt_diag_child_started(void);
+
+/* A set-up step failed with errno err: ENOMEM (the fuzzer's -m limit) is
+ * flagged as FZ_DIAG_NOMEM so the fuzzer names -m. */
+FZ_RT_HIDDEN void __fz_rt_diag_nomem(int err);
 
 /* Flags crash-signal handlers the program installed since it loaded. */
 FZ_RT_HIDDEN void __fz_rt_diag_check_handlers(void);
