@@ -464,6 +464,19 @@ static void cpus_taken(cpu_set_t *taken)
     closedir(d);
 }
 
+int fz_fsrv_free_cpus(int *cpus, int max)
+{
+    cpu_set_t mine, taken;
+    if (sched_getaffinity(0, sizeof mine, &mine))
+        return 0;
+    cpus_taken(&taken);
+    int n = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+        if (CPU_ISSET(c, &mine) && !CPU_ISSET(c, &taken))
+            cpus[n++] = c;
+    return n;
+}
+
 /* Binds this process (and so the target) to one free CPU; see fsrv.h. */
 static void bind_cpu(fz_fsrv_t *fs)
 {
