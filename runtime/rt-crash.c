@@ -10,8 +10,10 @@
  * child it unwinds a few frames, makes each address module-relative,
  * hashes them, writes the site to the page and re-raises the signal with
  * the default action, so the wait status is exactly what it would have
- * been.  A fault inside the handler itself meets the default action
- * (SA_RESETHAND): the process dies of it instead of looping.
+ * been.  A fault inside the handler itself (a stack too broken to walk)
+ * never loops: the handler was reset to the default on entry
+ * (SA_RESETHAND), and a second crash signal makes it re-raise the first
+ * one at once, so the process dies of the first signal, with no site.
  *
  * Sanitizer builds report before they abort, and by then the stack is the
  * sanitizer's own: ASan hands its report to a callback (its first stack
@@ -253,7 +255,11 @@ static void on_crash(int sig, siginfo_t *si, void *ucv)
             s.from = FZ_SITE_FROM_HANDLER;
             unwind(&s, ucv);
         }
-        publish(&s, sig);
+        /* No frame of the program's own (the unwinder stopped inside a
+         * library): no site rather than one shared by every such crash;
+         * the fuzzer then judges it by its coverage. */
+        if (s.n)
+            publish(&s, sig);
     }
     /* SA_RESETHAND already put the default action back and SA_NODEFER
      * leaves the signal unblocked: this kills the process with sig.  A
