@@ -120,10 +120,18 @@ row() {
     while [ "$1" != -- ]; do fzr+=("$1"); shift; done
     shift
     other=("$@")
-    local fzs=() os=() rs=() i a b
+    local fzs=() os=() rs=() i a b unbound=""
     for i in $(seq "$repeat"); do
         a=$("${fzr[@]/@N@/fz-$i}")
         b=$("${other[@]/@N@/other-$i}")
+        # afl-fuzz refuses to start when every CPU has a process bound to it
+        # (other campaigns on a shared machine): then the pair runs again
+        # with neither fuzzer binding, and the row says so.
+        if [ -z "$b" ] && grep -q 'No more free CPU cores' "$w/other-$i.log" 2>/dev/null; then
+            unbound=" [unbound: no free CPU]"
+            a=$(FZ_NO_AFFINITY=1 "${fzr[@]/@N@/fz-$i}")
+            b=$(AFL_NO_AFFINITY=1 "${other[@]/@N@/other-$i}")
+        fi
         [ -n "$a" ] && fzs+=("$a")
         [ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 0 ] && {
             os+=("$b")
@@ -144,7 +152,7 @@ row() {
     fi
     local r
     r=$(median "${rs[@]}")
-    echo "$label: fz-fuzz $fz_m /s, ${other_name:-other} $(median "${os[@]}") /s, ratio $r (goal >= $goal; runs: ${rs[*]})"
+    echo "$label: fz-fuzz $fz_m /s, ${other_name:-other} $(median "${os[@]}") /s, ratio $r (goal >= $goal; runs: ${rs[*]})$unbound"
     awk -v r="$r" -v g="$goal" 'BEGIN { exit !(r < g) }' &&
         echo "warning: $label: ratio $r is below its goal $goal" >&2
     if [ "$kind" = fork ] || [ "$kind" = fork-campaign ]; then

@@ -475,6 +475,19 @@ static void cpus_taken(cpu_set_t *taken)
     closedir(d);
 }
 
+int fz_fsrv_free_cpus(int *cpus, int max)
+{
+    cpu_set_t mine, taken;
+    if (sched_getaffinity(0, sizeof mine, &mine))
+        return 0;
+    cpus_taken(&taken);
+    int n = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+        if (CPU_ISSET(c, &mine) && !CPU_ISSET(c, &taken))
+            cpus[n++] = c;
+    return n;
+}
+
 /* Binds this process (and so the target) to one free CPU; see fsrv.h. */
 static void bind_cpu(fz_fsrv_t *fs)
 {
@@ -927,6 +940,30 @@ static int deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
     return 0;
 }
 
+/* The crash site the runtime left on the diagnostics page for the child
+ * pid (include/fz-protocol.h, "Crash sites"), consumed so that a later
+ * crash without one is never given a stale site. */
+static void read_site(fz_fsrv_t *fs, pid_t pid)
+{
+    fz_diag_t *d = fs->shm.diag;
+    memset(&fs->last_site, 0, sizeof fs->last_site);
+    if (!d || pid <= 0)
+        return;
+    uint32_t who = __atomic_load_n(&d->site_pid, __ATOMIC_ACQUIRE);
+    if (!who)
+        return;
+    if (who == (uint32_t)pid && d->site) {
+        fs->last_site.hash = d->site;
+        fs->last_site.from = d->site_from;
+        fs->last_site.nframes = d->site_nframes < FZ_SITE_FRAMES ? d->site_nframes : FZ_SITE_FRAMES;
+        memcpy(fs->last_site.off, d->site_off, sizeof fs->last_site.off);
+        memcpy(fs->last_site.module, d->site_module, sizeof fs->last_site.module);
+        for (int i = 0; i < FZ_SITE_FRAMES; i++)
+            fs->last_site.module[i][sizeof fs->last_site.module[i] - 1] = 0;
+    }
+    d->site_pid = 0;
+}
+
 /* After a run's child ended: under an fz runtime the child led its own
  * process group (fz-protocol.h), so whatever it forked and left running is
  * killed with the group.  Only when the run forked (the runtime's count
@@ -943,9 +980,11 @@ static void reap_group(fz_fsrv_t *fs, pid_t pgid, int force)
     kill(-pgid, SIGKILL);
 }
 
-static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out)
+/* pid: the child the status belongs to (for its crash site). */
+static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out, pid_t pid)
 {
     fs->last_status = status;
+    fs->last_site.hash = 0;
     fs->last_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     fs->last_exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (timed_out) {
@@ -953,6 +992,7 @@ static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out)
         return FZ_RUN_HANG;
     }
     if (fs->last_signal) {
+        read_site(fs, pid);
         fs->total_crashes++;
         return FZ_RUN_CRASH;
     }
@@ -1027,7 +1067,7 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
      * left running goes with it.  One kill per fork+exec costs nothing. */
     kill(-pid, SIGKILL);
     fs->last_exec_us = now_us() - t0;
-    return judge(fs, status, timed_out);
+    return judge(fs, status, timed_out, pid);
 }
 
 static uint32_t ld(volatile uint32_t *w)
@@ -1089,7 +1129,7 @@ static fz_run_result_t direct_result(fz_fsrv_t *fs, uint32_t w, int timed_out, u
     if (pid > 0 && pid != fs->child_pid)
         fs->total_forks++;
     fs->child_pid = (w & FZ_FS_DIRECT_TAG_MASK) == FZ_FS_DIRECT_DIED ? -1 : pid;
-    return judge(fs, status, timed_out);
+    return judge(fs, status, timed_out, pid);
 }
 
 /* Direct mode: the run's time is up.  Kills the child serving it and waits
@@ -1190,8 +1230,8 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
         fs->child_pid = -1;
     }
     if (fs->child_stopped && !timed_out)
-        return judge(fs, 0, 0); /* a persistent iteration that finished */
-    return judge(fs, (int)status, timed_out);
+        return judge(fs, 0, 0, -1); /* a persistent iteration that finished */
+    return judge(fs, (int)status, timed_out, (pid_t)pid);
 }
 
 void fz_fsrv_stop(fz_fsrv_t *fs)

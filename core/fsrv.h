@@ -56,6 +56,17 @@ typedef struct {
                                or 0; fz_fsrv_cfg_init reads it) */
 } fz_fsrv_cfg_t;
 
+/* Where a crashing run died (include/fz-protocol.h, "Crash sites"), as the
+ * runtime's handler or the sanitizer's report gave it. */
+typedef struct {
+    uint64_t hash;                /* the site; 0 = unknown (no fz runtime, the
+                                     program's own handler, a fault in ours) */
+    uint32_t from;                /* FZ_SITE_FROM_* */
+    uint32_t nframes;             /* frames in off */
+    uint64_t off[FZ_SITE_FRAMES]; /* module-relative addresses (UBSan: line, column) */
+    char module[FZ_SITE_FRAMES][24]; /* each frame's module (UBSan: [0] the source file) */
+} fz_site_t;
+
 typedef struct {
     fz_fsrv_cfg_t cfg; /* copy of the configuration (argv is borrowed) */
     fz_shm_t shm;
@@ -78,6 +89,7 @@ typedef struct {
     int broke_signal;      /* FZ_RUN_ERROR: the signal that killed the forkserver
                               while it ran an input (the input did it), else 0 */
     uint32_t run_timeout_ms; /* the timeout the last run had */
+    fz_site_t last_site;   /* a crash's site (hash 0 for other results) */
 
     /* Counters since start. */
     uint64_t total_execs;
@@ -106,6 +118,11 @@ typedef struct {
     int st_fd;                    /* we read replies here (target's fd 199) */
     unsigned long saved_cpus[16]; /* affinity before binding (a cpu_set_t) */
 } fz_fsrv_t;
+
+/* The CPUs this process may run on that no other user process is bound to
+ * alone (another fuzzer or its target): at most max CPU numbers into cpus,
+ * ascending; returns how many.  fz-fuzz -j gives each instance one. */
+int fz_fsrv_free_cpus(int *cpus, int max);
 
 /* Fills cfg with defaults (no argv, 1000 ms, no memory limit; no_direct
  * and no_affinity from the environment). */

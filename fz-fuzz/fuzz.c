@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fz-fuzz/jobs.h"
 #include "core/coverage.h"
 #include "fz-fuzz/calibrate.h"
 #include "core/minimize.h"
@@ -76,6 +77,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     e->exec_us = c.exec_us;
     e->trimmed = o->peer != NULL;
     fz_outdir_save(&st->out, "queue", name, buf, len);
+    fz_jobs_share(st, name, st->next_queue_id - 1, buf, len); /* -j: to the others at once */
     st->len.quiet_since = fz_state_execs(st);
     if (o->peer) {
         st->stats.corpus_imported++; /* a peer's find, counted apart as AFL++ does */
@@ -217,7 +219,9 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     fz_chain_t chain;
     fz_chain_init(&chain, &st->rng, &env, e->data, e->len, buf, st->len.max);
     uint32_t rounds = fz_queue_energy(&st->queue, e);
-    for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st); i++) {
+    /* -j: another instance's find cuts the turn short, so it is taken
+     * between turns within a few runs rather than after hundreds. */
+    for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st) && !fz_jobs_pending(st); i++) {
         size_t len = fz_chain_next(&chain);
         fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
         fz_fuzz_run_one(st, buf, (uint32_t)len, &o);

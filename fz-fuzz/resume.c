@@ -23,6 +23,7 @@ int fz_resume_parse_stats(const char *text, fz_stats_t *s)
         {"total_crashes", offsetof(fz_stats_t, prev_total_crashes)},
         {"total_hangs", offsetof(fz_stats_t, prev_total_hangs)},
         {"flaky_crashes", offsetof(fz_stats_t, prev_flaky_crashes)},
+        {"flaky_crash_sites", offsetof(fz_stats_t, prev_flaky_sites)},
     };
     int found = 0;
     for (const char *line = text; line && *line; line = strchr(line, '\n'), line += !!line) {
@@ -60,7 +61,7 @@ void fz_resume_load_stats(fz_state_t *st)
     free(text);
 }
 
-void fz_resume_known_crashes(fz_state_t *st)
+uint32_t fz_resume_known_crashes(fz_state_t *st)
 {
     fz_exec_t *x = &st->exec;
     char dir[4096];
@@ -82,6 +83,9 @@ void fz_resume_known_crashes(fz_state_t *st)
             continue;
         still++;
         fz_exec_commit(x, &rec, NULL); /* into the crash virgin map (blind: its signal) */
+        /* Its site is known too: the same bug is not saved again. */
+        if (rec.site && !fz_sites_find(&st->sites, rec.site))
+            fz_sites_add(&st->sites, &x->fs.last_site, rec.signal, files.f[i].name, 0);
     }
     st->stats.calib_execs += ran;
     st->crashes_still = still;
@@ -92,4 +96,5 @@ void fz_resume_known_crashes(fz_state_t *st)
     else if (ran)
         fz_info("re-ran %u saved crash(es), %u still crash: the same crashes are not saved again",
                 ran, still);
+    return still;
 }

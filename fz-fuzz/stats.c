@@ -73,6 +73,8 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "total_crashes     : %llu\n"
         "total_hangs       : %llu\n"
         "flaky_crashes     : %llu\n"
+        "unique_crash_sites: %u\n"
+        "flaky_crash_sites : %llu\n"
         "rng_seed          : %llu\n"
         "sync_execs        : %llu\n"
         "afl_banner        : %s\n"
@@ -95,7 +97,8 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         r->testcache_count, r->testcache_evict, r->execs_per_fork,
         (unsigned long long)r->calibration_execs, (unsigned long long)r->minimization_execs,
         (unsigned long long)r->total_crashes, (unsigned long long)r->total_hangs,
-        (unsigned long long)r->flaky_crashes, (unsigned long long)r->seed,
+        (unsigned long long)r->flaky_crashes, r->unique_crash_sites,
+        (unsigned long long)r->flaky_crash_sites, (unsigned long long)r->seed,
         (unsigned long long)r->sync_execs, r->afl_banner ? r->afl_banner : "", FZ_VERSION,
         r->target_mode ? r->target_mode : "default", r->fsrv_protocol ? r->fsrv_protocol : "v1",
         r->target_warnings && *r->target_warnings ? r->target_warnings : "none",
@@ -190,6 +193,8 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->total_crashes = s->prev_total_crashes + s->total_crashes;
     r->total_hangs = s->prev_total_hangs + s->total_hangs;
     r->flaky_crashes = s->prev_flaky_crashes + s->flaky_crashes;
+    r->unique_crash_sites = fz_sites_count(&st->sites);
+    r->flaky_crash_sites = s->prev_flaky_sites + st->sites.flaky;
     r->seed = st->cfg.seed;
     r->sync_execs = st->sync.execs;
     r->target_warnings = st->diag.summary;

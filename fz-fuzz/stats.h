@@ -50,7 +50,7 @@ typedef struct fz_stats {
      * added to this session's for execs_done, run_time, cycles_done,
      * total_crashes, total_hangs and flaky_crashes. */
     uint64_t prev_execs, prev_run_time, prev_cycles, prev_total_crashes, prev_total_hangs;
-    uint64_t prev_flaky_crashes;
+    uint64_t prev_flaky_crashes, prev_flaky_sites;
     char *plot;                /* plot_data so far (rewritten whole, atomically) */
     size_t plot_len, plot_cap;
 } fz_stats_t;
@@ -83,6 +83,8 @@ typedef struct fz_stats_report {
     uint64_t calibration_execs, minimization_execs, total_crashes, total_hangs;
     uint64_t flaky_crashes; /* saved unminimized: they did not crash again at once
                                (the whole campaign's, across resumes) */
+    uint32_t unique_crash_sites; /* distinct crash sites seen (sites.h), resumed ones too */
+    uint64_t flaky_crash_sites;  /* crashes whose site moved when rerun (campaign total) */
     uint64_t seed;
     uint64_t sync_execs;         /* target runs spent on other instances' files (sync.c) */
     const char *target_warnings; /* diag.h's short form; "" or NULL: "none" */

@@ -212,11 +212,40 @@ typedef struct {
  * grandchild is counted before its parent can end): when the count moved
  * during a run, the fuzzer kills the ended run's group. */
 
+/* Crash sites (fz's own, on the same page).  When a run dies of a crash
+ * signal the runtime's handler (runtime/rt-crash.c), or the sanitizer's
+ * report hook, describes where: a hash of the faulting address and the
+ * next return addresses, each made module-relative (the address in the file
+ * of the shared object or executable it lies in, i.e. minus its load bias,
+ * one byte back for return addresses so addr2line names the call; plus
+ * that object's file name), so the same bug has the same site in every child and after every
+ * forkserver restart, whatever ASLR did.  Frames in code that was not
+ * instrumented (libc's abort/raise, the sanitizer runtime as a separate
+ * library) are skipped, so abort() at one place in the program is one
+ * site.  The handler fills the site_* fields and writes site_pid last; the
+ * fuzzer trusts them only when site_pid is the pid of the child whose
+ * death it is judging, and zeroes site_pid after reading.  The handler
+ * then restores the default action and re-raises, so the wait status is
+ * the one the program would have had. */
+#define FZ_SITE_FRAMES 3      /* frames hashed: the fault and two callers */
+#define FZ_SITE_FROM_HANDLER 1 /* the runtime's signal handler unwound the stack */
+#define FZ_SITE_FROM_ASAN 2    /* ASan's report (its first stack) */
+#define FZ_SITE_FROM_UBSAN 3   /* UBSan's report (source file, line, column, kind) */
+
 typedef struct {
     volatile uint32_t flags;        /* FZ_DIAG_* */
     volatile uint32_t handler_sigs; /* bit n: signal n has the program's handler */
     volatile uint32_t fsrv_pid;     /* the forkserver's pid, 0 until it starts */
     char exec_name[16];             /* comm of the exec'd program (NUL-terminated) */
+    /* Crash site of the last crash (see above). */
+    volatile uint32_t site_pid;     /* the process it describes; written last; 0 = none */
+    uint32_t site_sig;              /* the signal it died of */
+    uint32_t site_from;             /* FZ_SITE_FROM_* */
+    uint32_t site_nframes;          /* frames in site_off (<= FZ_SITE_FRAMES) */
+    uint64_t site;                  /* the hash; never 0 */
+    uint64_t site_off[FZ_SITE_FRAMES]; /* module-relative address of each frame */
+    char site_module[FZ_SITE_FRAMES][24]; /* file name (no directory) of each frame's
+                                             module ("exe": the program) */
     volatile uint32_t forks;        /* fork() calls inside runs so far (see above) */
 } fz_diag_t;
 

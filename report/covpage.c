@@ -130,16 +130,42 @@ static int file_page(const fz_cov_file_t *cf, const char *path, int *missing)
     return save(path, f, &buf, &len);
 }
 
+/* Length of the directory prefix all paths share ("/src/proj/"), so the
+ * table shows "lib/a.c" rather than the same long prefix on every row. */
+static size_t common_dir(const fz_cov_t *c)
+{
+    if (!c->n)
+        return 0;
+    size_t n = strlen(c->files[0].path);
+    for (size_t i = 1; i < c->n; i++) {
+        size_t k = 0;
+        while (k < n && c->files[i].path[k] == c->files[0].path[k])
+            k++;
+        n = k;
+    }
+    while (n && c->files[0].path[n - 1] != '/')
+        n--;
+    return n;
+}
+
 static void index_rows(FILE *f, const fz_cov_t *c)
 {
     fz_cov_sum_t all = {0};
+    size_t skip = common_dir(c);
+    if (skip) {
+        fputs("<p>Sources under <code>", f);
+        char *dir = strndup(c->files[0].path, skip);
+        fz_html_escape(f, dir ? dir : "");
+        free(dir);
+        fputs("</code></p>\n", f);
+    }
     fputs("<table><tr><th class=\"l\">file</th><th>lines</th><th></th><th>branches</th><th></th>"
           "<th>functions</th><th></th></tr>\n",
           f);
     for (size_t i = 0; i < c->n; i++) {
         fz_cov_sum_t s = fz_cov_file_sum(&c->files[i]);
         fprintf(f, "<tr><td class=\"l\"><a href=\"files/%zu.html\">", i);
-        fz_html_escape(f, c->files[i].path);
+        fz_html_escape(f, c->files[i].path + skip);
         fputs("</a></td>", f);
         sum_cells(f, &s, 1);
         fputs("</tr>\n", f);

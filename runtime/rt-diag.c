@@ -156,13 +156,19 @@ void __fz_rt_diag_check_handlers(void)
         if (sigaction(crash_sigs[i], NULL, &sa) != 0)
             continue;
         void *h = handler_of(&sa);
-        if (h != (void *)SIG_DFL && h != (void *)SIG_IGN && h != dg.at_load[i])
+        if (h != (void *)SIG_DFL && h != (void *)SIG_IGN && h != dg.at_load[i] &&
+            !__fz_rt_crash_is_handler(h))
             sigs |= 1u << crash_sigs[i];
     }
     if (sigs) {
         __atomic_or_fetch(&dg.page->handler_sigs, sigs, __ATOMIC_RELAXED);
         flag(FZ_DIAG_HANDLER);
     }
+}
+
+fz_diag_t *__fz_rt_diag_page(void)
+{
+    return dg.page;
 }
 
 void __fz_rt_diag_fsrv_started(void)

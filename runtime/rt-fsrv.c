@@ -336,6 +336,8 @@ static void ctl_child_start(void)
 static void ctl_wait_child(pid_t child)
 {
     int pfd = (int)syscall(SYS_pidfd_open, child, 0);
+    if (pfd < 0)
+        return; /* out of descriptors: the caller's waitpid() blocks instead */
     struct pollfd p[2] = {{pfd, POLLIN, 0}, {CTL_FD, 0, 0}};
     for (;;) {
         int r = poll(p, 2, -1);
@@ -482,6 +484,7 @@ static void fsrv_start(void)
     struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
     sigaction(SIGCHLD, &dfl, &old);
     __fz_rt_diag_fsrv_started();
+    __fz_rt_crash_install();
     pthread_atfork(NULL, NULL, note_fork);
     if (fs.direct) {
             serve_ctl();
@@ -569,6 +572,7 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
         else
             raise(SIGSTOP);
         __fz_rt_map_clear();
+        __fz_rt_crash_new_run();
         return 1;
     }
     /* What runs after the loop (exit handlers) is not the input's either. */

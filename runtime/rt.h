@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "fz-protocol.h"
+
 #define FZ_RT_HIDDEN __attribute__((visibility("hidden")))
 
 /* rt-map.c: attaches the fuzzer's coverage map (once; safe to call again).
@@ -73,5 +75,23 @@ FZ_RT_HIDDEN void __fz_rt_diag_exited_in_run(void);
  * (without reaping) and compares the child's name with its own, which
  * tells an exec.  stops: the child may also stop (persistent, SIGSTOP). */
 FZ_RT_HIDDEN void __fz_rt_diag_peek(pid_t child, int stops);
+
+/* rt-diag.c: the page, NULL when fz-fuzz did not name one. */
+FZ_RT_HIDDEN fz_diag_t *__fz_rt_diag_page(void);
+
+/* rt-crash.c: crash sites (include/fz-protocol.h, "Crash sites").
+ * Forkserver, before its first fork: installs the crash handler where the
+ * program left the default action, and the sanitizers' report hooks. */
+FZ_RT_HIDDEN void __fz_rt_crash_install(void);
+
+/* __fz_register: addr lies in an instrumented module (its map pointer). */
+FZ_RT_HIDDEN void __fz_rt_crash_note_module(const void *addr);
+
+/* A persistent pass begins: forget a sanitizer report of the last one
+ * that did not end the process. */
+FZ_RT_HIDDEN void __fz_rt_crash_new_run(void);
+
+/* Non-zero when h is the runtime's crash handler (not the program's). */
+FZ_RT_HIDDEN int __fz_rt_crash_is_handler(const void *h);
 
 #endif

@@ -91,7 +91,7 @@ START_TEST(test_keys)
     static const char *fz_keys[] = {"execs_per_fork", "calibration_execs", "minimize_execs",
                                     "total_crashes",  "total_hangs",       "flaky_crashes",
                                     "rng_seed",       "sync_execs",        "target_warnings",
-                                    "fsrv_protocol"};
+                                    "fsrv_protocol",  "unique_crash_sites", "flaky_crash_sites"};
     size_t n_afl = sizeof(afl_keys) / sizeof(afl_keys[0]);
     size_t n_fz = sizeof(fz_keys) / sizeof(fz_keys[0]);
     size_t next_afl = 0, lines = 0;
@@ -147,12 +147,14 @@ START_TEST(test_resume_parse)
     r.total_crashes = 9;
     r.total_hangs = 4;
     r.flaky_crashes = 2;
+    r.flaky_crash_sites = 5;
     char buf[8192];
     fz_stats_format(buf, sizeof(buf), &r);
     fz_stats_t s;
     memset(&s, 0, sizeof(s));
-    ck_assert_int_eq(fz_resume_parse_stats(buf, &s), 6);
+    ck_assert_int_eq(fz_resume_parse_stats(buf, &s), 7);
     ck_assert_uint_eq(s.prev_flaky_crashes, 2);
+    ck_assert_uint_eq(s.prev_flaky_sites, 5);
     ck_assert_uint_eq(s.prev_execs, 123456);
     ck_assert_uint_eq(s.prev_run_time, 100);
     ck_assert_uint_eq(s.prev_cycles, 3);
