@@ -6,10 +6,13 @@
 #   make check            install missing packages (as root), build, run all tests
 #   make demo             build, instrument and fuzz a bundled buggy program
 #   make bench            run the benchmarks (ratios against AFL++ when installed)
-#   make install PREFIX=  install bin/ and lib/fz/ under PREFIX (default /usr/local)
+#   make install PREFIX=  install bin/, lib/fz/ and the man pages under PREFIX
+#                         (default /usr/local; DESTDIR= for staging)
+#   make uninstall PREFIX= remove exactly what make install put there
 #   make clean
 
 PREFIX ?= /usr/local
+MANDIR ?= $(PREFIX)/share/man
 CC ?= gcc
 CXX ?= g++
 CFLAGS ?= -O2 -g
@@ -33,7 +36,7 @@ ALL :=          # programs and libraries that `make` builds
 UNIT_TESTS :=   # check(1) test programs, each run by `make check`
 BENCH :=        # benchmark scripts, each run by `make bench`
 
-.PHONY: all check unit e2e demo bench deps install clean
+.PHONY: all check unit e2e demo bench deps install uninstall clean
 all:
 
 # Every */*.mk fragment.  Fragments are read in name order, so a rule that
@@ -72,10 +75,24 @@ bench:
 	@$(MAKE) --no-print-directory all
 	@for b in $(BENCH); do echo "== $$b"; $$b || exit 1; done
 
+# What make install puts in PREFIX, named here (not read from bin/) so that
+# make uninstall works from a clean tree too.
+INSTALL_PROGS := fz-cc fz-c++ fz-clang fz-clang++ fz-fuzz fz-showmap fz-tmin fz-cmin fz-plot fz-cov
+INSTALL_MAN := fz-cc fz-fuzz fz-showmap fz-tmin fz-cmin fz-plot fz-cov
+INSTALL_MAN_ALIASES := fz-c++ fz-clang fz-clang++
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/fz
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/fz $(DESTDIR)$(MANDIR)/man1
 	cp -P $(BIN)/* $(DESTDIR)$(PREFIX)/bin/
 	cp -P $(LIBFZ)/* $(DESTDIR)$(PREFIX)/lib/fz/
+	install -m 644 $(INSTALL_MAN:%=docs/man/%.1) $(DESTDIR)$(MANDIR)/man1/
+	for a in $(INSTALL_MAN_ALIASES); do ln -sf fz-cc.1 $(DESTDIR)$(MANDIR)/man1/$$a.1; done
+	@$(MAKE) --no-print-directory lf-driver-install
+
+uninstall:
+	rm -f $(INSTALL_PROGS:%=$(DESTDIR)$(PREFIX)/bin/%)
+	rm -rf $(DESTDIR)$(PREFIX)/lib/fz
+	rm -f $(INSTALL_MAN:%=$(DESTDIR)$(MANDIR)/man1/%.1) $(INSTALL_MAN_ALIASES:%=$(DESTDIR)$(MANDIR)/man1/%.1)
 
 clean:
 	rm -rf $(BIN) lib $(OBJ) tests/out bench/out

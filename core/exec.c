@@ -72,6 +72,7 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
         return rec->result;
     }
     rec->signal = x->fs.last_signal;
+    rec->site = x->fs.last_site.hash;
     rec->exit_code = x->fs.last_exit_code;
     fz_virgin_kind_t k = kind_of(rec->result);
     if (x->blind) {

@@ -55,7 +55,9 @@ typedef struct fz_exec_rec {
      * FZ_EXEC_VIRGIN and for errors. */
     int new_bits;
     /* Where a crash happened (a hash of the faulting address and a few
-     * return addresses), 0 when unknown.  Crash triage fills it. */
+     * return addresses, include/fz-protocol.h "Crash sites"), 0 when
+     * unknown (not a crash, no fz runtime, the program's own handler).
+     * The frames behind it are in fs.last_site until the next run. */
     uint64_t site;
 } fz_exec_rec_t;
 

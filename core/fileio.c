@@ -134,6 +134,32 @@ static int write_in_place(const char *path, const uint8_t *p, size_t len)
     return close(fd);
 }
 
+int fz_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, mode_t mode)
+{
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, ".fz-tmp.%d", (int)getpid());
+    int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+    int fd = openat(dirfd, tmp, flags, mode);
+    if (fd < 0 && errno == EEXIST && unlinkat(dirfd, tmp, 0) == 0)
+        fd = openat(dirfd, tmp, flags, mode);
+    if (fd < 0)
+        return -1;
+    if (write_all(fd, buf, len)) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        goto fail;
+    }
+    if (close(fd) || renameat(dirfd, tmp, dirfd, name))
+        goto fail;
+    return 0;
+fail:;
+    int e = errno;
+    unlinkat(dirfd, tmp, 0);
+    errno = e;
+    return -1;
+}
+
 int fz_file_write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
 {
     struct stat sb;

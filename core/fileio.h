@@ -34,6 +34,16 @@ char *fz_path_join(const char *a, const char *b, const char *c);
  * syncing fz-fuzz and afl-fuzz skip it). */
 char *fz_file_tmp_name(const char *path);
 
+/* Writes buf as NAME in the directory open at dirfd, atomically and
+ * without following symlinks: a hidden temp file created there with
+ * O_CREAT | O_EXCL | O_NOFOLLOW (one name per process, ".fz-tmp.PID", short
+ * enough for any NAME up to NAME_MAX), written, then renamed over NAME.
+ * rename() replaces whatever NAME was (a symlink planted there included)
+ * instead of writing through it.  A stale temp file of that name (a killed
+ * run with the same pid) is removed first.  Returns 0, or -1 with errno
+ * set and no temp file left. */
+int fz_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, mode_t mode);
+
 /* Writes buf to path (created with mode) through fz_file_tmp_name and
  * rename, so readers never see half a file.  A path that already exists and
  * is not a regular file (a device such as /dev/null, a FIFO, a symlink) is

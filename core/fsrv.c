@@ -21,6 +21,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/futex.h>
+#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +41,26 @@
 
 /* How long to wait for a killed child's status before giving up. */
 #define KILL_WAIT_MS 5000
+
+/* Direct mode on two CPUs: polls of the other side's word before a side
+ * sleeps on it.  A poll with the pause instruction takes 30-150 cycles, so
+ * this is some tens of microseconds: longer than a fast harness's run or
+ * the fuzzer's work between two runs, short enough that a slow target
+ * costs little spinning.  A futex wake-up across CPUs costs an
+ * inter-processor interrupt, 50-60 us on the development VM. */
+#define SPIN_POLLS 4096
+
+/* Direct mode on two CPUs is checked every SPLIT_WINDOW runs: when more
+ * than one run in SPLIT_GIVE_UP needed a sleep, spinning does not pay and
+ * the target goes back to the fuzzer's CPU. */
+#define SPLIT_WINDOW 4096
+#define SPLIT_GIVE_UP 8
+
+/* By default the target gets a CPU of its own only when this many CPUs
+ * (ours included) are free: taking two of two would leave a campaign
+ * started later none (afl-fuzz then refuses to start).  FZ_SPIN=1 takes a
+ * second free CPU whenever there is one. */
+#define SPLIT_FREE_MIN 3
 
 /* The sanitizer defaults give a report that ends in SIGABRT, which the
  * fuzzer counts as a crash, instead of an exit code it would not.  Leak
@@ -67,6 +89,8 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg)
     cfg->timeout_ms = 1000;
     cfg->no_direct = fz_env_flag("FZ_NO_DIRECT", NULL);
     cfg->no_affinity = fz_env_flag("FZ_NO_AFFINITY", "AFL_NO_AFFINITY");
+    const char *spin = getenv("FZ_SPIN");
+    cfg->spin = spin && *spin ? (*spin != '0') : -1;
     cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
 }
 
@@ -158,24 +182,133 @@ static int build_argv(fz_fsrv_t *fs, const char *prog)
     return 0;
 }
 
+/* What fz_fsrv_stop must undo even when the process exits without
+ * calling it (fz_die anywhere): the target's session to kill and the input
+ * file to remove.  Kept by value, since the fz_fsrv_t may live on a stack
+ * that is gone by then; process-wide by nature, as atexit has no context. */
+#define TRACK_MAX 8
+static struct {
+    pid_t sid;  /* the forkserver (session leader), 0 if none yet */
+    char *path; /* an input file of ours to remove, or NULL */
+} tracked[TRACK_MAX];
+
+/* Kills every process of session sid: the forkserver's own group and the
+ * per-run groups under it (fz-protocol.h), found in /proc.  A process that
+ * made its own session (a daemon) is out of reach; nothing else is. */
+static void kill_session(pid_t sid)
+{
+    if (sid <= 0)
+        return;
+    kill(-sid, SIGKILL);
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    char path[64], buf[512];
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = 0;
+        /* pid (comm) state ppid pgrp session: comm may hold anything, so
+         * fields are counted from its closing parenthesis. */
+        char *p = strrchr(buf, ')');
+        int ppid, pgrp, session;
+        if (p && sscanf(p + 1, " %*c %d %d %d", &ppid, &pgrp, &session) == 3 && session == sid)
+            kill((pid_t)atoi(e->d_name), SIGKILL);
+    }
+    closedir(d);
+}
+
+static void stop_tracked(void)
+{
+    for (int i = 0; i < TRACK_MAX; i++) {
+        kill_session(tracked[i].sid);
+        if (tracked[i].path)
+            unlink(tracked[i].path);
+    }
+}
+
+static void track(fz_fsrv_t *fs)
+{
+    static int registered;
+    if (!registered)
+        registered = atexit(stop_tracked) == 0;
+    fs->track_slot = -1;
+    for (int i = 0; i < TRACK_MAX && fs->track_slot < 0; i++)
+        if (!tracked[i].sid && !tracked[i].path)
+            fs->track_slot = i;
+}
+
+static void untrack(fz_fsrv_t *fs)
+{
+    if (fs->track_slot < 0)
+        return;
+    free(tracked[fs->track_slot].path);
+    tracked[fs->track_slot].path = NULL;
+    tracked[fs->track_slot].sid = 0;
+    fs->track_slot = -1;
+}
+
+/* Removes the private input files of fuzzers that are gone (killed with
+ * SIGKILL, which no exit handler sees) from dir: ".fz-input.PID.*" of ours
+ * whose PID no longer runs. */
+static void remove_dead_inputs(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        int pid = 0, n = 0;
+        if (sscanf(e->d_name, ".fz-input.%d.%n", &pid, &n) != 1 || !n || pid <= 0 ||
+            kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == geteuid())
+            unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+}
+
+/* The input file: -f FILE is created here and must not exist (writing
+ * each input into whatever was there would destroy it: the target binary,
+ * a seed), otherwise a private temp file.  Either is removed at stop. */
 static int open_input(fz_fsrv_t *fs, char *err, size_t errlen)
 {
     if (fs->cfg.input_path) {
         fs->input_path = strdup(fs->cfg.input_path);
-        fs->input_fd = fs->input_path ? open(fs->input_path, O_RDWR | O_CREAT | O_TRUNC, 0600) : -1;
+        fs->input_fd = fs->input_path ? open(fs->input_path,
+                                             O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600)
+                                      : -1;
+        if (fs->input_fd < 0 && errno == EEXIST) {
+            snprintf(err, errlen,
+                     "-f '%s' already exists; fz writes every input to that file and would "
+                     "destroy what is there: give a path that does not exist yet (it is created "
+                     "and removed again), or remove the file if an earlier run left it",
+                     fs->input_path);
+            return -1;
+        }
     } else {
         const char *tmp = getenv("TMPDIR");
         if (asprintf(&fs->input_path, "%s/.fz-input.%d.XXXXXX", tmp && *tmp ? tmp : "/tmp",
                      (int)getpid()) < 0)
             fs->input_path = NULL;
         fs->input_fd = fs->input_path ? mkstemp(fs->input_path) : -1;
-        fs->owns_input_path = fs->input_fd >= 0;
+        remove_dead_inputs(tmp && *tmp ? tmp : "/tmp");
     }
+    fs->owns_input_path = fs->input_fd >= 0;
     if (fs->input_fd < 0) {
         snprintf(err, errlen, "cannot create the input file '%s': %s; use -f with a writable path",
                  fs->input_path ? fs->input_path : "(temp)", strerror(errno));
         return -1;
     }
+    if (fs->track_slot >= 0)
+        tracked[fs->track_slot].path = strdup(fs->input_path);
     fcntl(fs->input_fd, F_SETFD, FD_CLOEXEC);
     return 0;
 }
@@ -200,6 +333,10 @@ static void set_child_env(const fz_fsrv_t *fs)
         if (fs->shm.diag) {
             snprintf(num, sizeof num, "%d", fs->shm.diag_id);
             setenv(FZ_ENV_DIAG_SHM_ID, num, 1);
+        }
+        if (fs->shm.ctl) {
+            snprintf(num, sizeof num, "%d", fs->shm.ctl_id);
+            setenv(FZ_ENV_CTL_SHM_ID, num, 1);
         }
         if (fs->persistent)
             setenv(FZ_ENV_PERSISTENT, "1", 1);
@@ -327,6 +464,19 @@ static void cpus_taken(cpu_set_t *taken)
     closedir(d);
 }
 
+int fz_fsrv_free_cpus(int *cpus, int max)
+{
+    cpu_set_t mine, taken;
+    if (sched_getaffinity(0, sizeof mine, &mine))
+        return 0;
+    cpus_taken(&taken);
+    int n = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+        if (CPU_ISSET(c, &mine) && !CPU_ISSET(c, &taken))
+            cpus[n++] = c;
+    return n;
+}
+
 /* Binds this process (and so the target) to one free CPU; see fsrv.h. */
 static void bind_cpu(fz_fsrv_t *fs)
 {
@@ -350,6 +500,50 @@ static void bind_cpu(fz_fsrv_t *fs)
         memcpy(fs->saved_cpus, &cur, sizeof cur);
         fs->bound_cpu = pick;
     }
+}
+
+/* Direct mode: gives the forkserver (and so every child it forks) a free
+ * CPU other than ours and lets both sides spin; see fsrv.h. */
+static void split_cpus(fz_fsrv_t *fs)
+{
+    cpu_set_t allowed, taken, one;
+    if (fs->cfg.spin == 0 || fs->bound_cpu < 0)
+        return;
+    memcpy(&allowed, fs->saved_cpus, sizeof allowed);
+    cpus_taken(&taken);
+    int pick = -1, free_cpus = 1; /* ours */
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (c == fs->bound_cpu || !CPU_ISSET(c, &allowed) || CPU_ISSET(c, &taken))
+            continue;
+        free_cpus++;
+        if (pick < 0)
+            pick = c;
+    }
+    if (pick < 0 || (fs->cfg.spin < 0 && free_cpus < (int)SPLIT_FREE_MIN))
+        return;
+    CPU_ZERO(&one);
+    CPU_SET(pick, &one);
+    if (sched_setaffinity(fs->fsrv_pid, sizeof one, &one) != 0)
+        return;
+    fs->target_cpu = pick;
+    fs->spin = SPIN_POLLS;
+    __atomic_store_n(&fs->shm.ctl->spin, SPIN_POLLS, __ATOMIC_SEQ_CST);
+}
+
+/* Spinning did not pay: the target joins our CPU and nobody spins.  The
+ * live child is moved too; later children inherit the forkserver's CPU. */
+static void join_cpus(fz_fsrv_t *fs)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(fs->bound_cpu, &one);
+    __atomic_store_n(&fs->shm.ctl->spin, 0, __ATOMIC_SEQ_CST);
+    fs->spin = 0;
+    fs->target_cpu = -1;
+    sched_setaffinity(fs->fsrv_pid, sizeof one, &one);
+    pid_t child = (pid_t)__atomic_load_n(&fs->shm.ctl->pid, __ATOMIC_SEQ_CST);
+    if (child > 0)
+        sched_setaffinity(child, sizeof one, &one);
 }
 
 /* Explains why the handshake did not happen. */
@@ -572,6 +766,8 @@ static int start_server(fz_fsrv_t *fs, char *err, size_t errlen)
     fs->fsrv_pid = spawn(fs, err, errlen);
     if (fs->fsrv_pid < 0)
         return -1;
+    if (fs->track_slot >= 0)
+        tracked[fs->track_slot].sid = fs->fsrv_pid;
     uint32_t word;
     int r = read_u32(fs->st_fd, &word, wait_ms);
     if (r) {
@@ -599,6 +795,61 @@ static int start_server(fz_fsrv_t *fs, char *err, size_t errlen)
     return handshake_legacy(fs, word, err, errlen);
 }
 
+/* Ends a forkserver that failed to start, so another attempt can run. */
+static void stop_server(fz_fsrv_t *fs)
+{
+    if (fs->fsrv_pid > 0) {
+        kill_session(fs->fsrv_pid);
+        waitpid(fs->fsrv_pid, NULL, 0);
+    }
+    fs->fsrv_pid = -1;
+    if (fs->ctl_fd >= 0)
+        close(fs->ctl_fd);
+    if (fs->st_fd >= 0)
+        close(fs->st_fd);
+    fs->ctl_fd = fs->st_fd = -1;
+    fs->handshake_version = 0;
+}
+
+/* A start that failed under -m: the dynamic loader, the runtime's shared
+ * memory, a constructor's malloc or a sanitizer's shadow memory may not fit
+ * in the address-space limit, and each of those shows as a different
+ * failure above (no handshake, a set-up error word, a crash at start-up).
+ * The runtime flags ENOMEM where it can; otherwise the start is tried once
+ * more without the limit, and when that one works the limit was the cause.
+ * Only on this error path: a good start pays nothing. */
+static void explain_mem_limit(fz_fsrv_t *fs, char *err, size_t errlen)
+{
+    uint32_t mb = fs->cfg.mem_limit_mb;
+    int nomem = fs->shm.diag && (fs->shm.diag->flags & FZ_DIAG_NOMEM);
+    stop_server(fs);
+    if (!nomem) {
+        char again[512];
+        fs->cfg.mem_limit_mb = 0;
+        int ok = start_server(fs, again, sizeof again) == 0;
+        fs->cfg.mem_limit_mb = mb;
+        stop_server(fs);
+        if (!ok)
+            return; /* it fails without the limit too: the first diagnosis stands */
+    }
+    const char *prog = fs->child_argv[0];
+    if (fz_fsrv_file_has(prog, "__asan_init"))
+        snprintf(err, errlen,
+                 "'%s' cannot start under the -m %u MiB memory limit: it is an AddressSanitizer "
+                 "build, which reserves terabytes of address space at start-up; leave -m out for "
+                 "sanitizer builds (ASan limits memory itself: ASAN_OPTIONS=hard_rss_limit_mb=N)",
+                 prog, mb);
+    else
+        snprintf(err, errlen,
+                 "'%s' cannot start under the -m %u MiB memory limit (%s); raise -m (the limit "
+                 "is on address space, which shared libraries and the %u MiB coverage map count "
+                 "against) or leave it out",
+                 prog, mb,
+                 nomem ? "it could not map the fuzzer's shared memory"
+                       : "without the limit it starts",
+                 (unsigned)(fs->shm.map_alloc >> 20));
+}
+
 int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t errlen)
 {
     memset(fs, 0, sizeof *fs);
@@ -609,7 +860,8 @@ int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t err
     fs->ctl_fd = fs->st_fd = fs->input_fd = fs->dev_null_fd = -1;
     fs->shm.map_id = fs->shm.fuzz_id = -1;
     fs->handshake_version = cfg->blind ? -1 : 0;
-    fs->bound_cpu = -1;
+    fs->bound_cpu = fs->target_cpu = -1;
+    track(fs);
     if (!cfg->argv || !cfg->argv[0]) {
         snprintf(err, errlen, "no target program given; put it after --, e.g. -- ./target @@");
         return -1;
@@ -637,8 +889,13 @@ int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t err
         fs->map_size = FZ_MAP_SIZE_MIN; /* stays all zero: no coverage */
         return 0;
     }
-    if (start_server(fs, err, errlen))
+    if (start_server(fs, err, errlen)) {
+        if (fs->cfg.mem_limit_mb)
+            explain_mem_limit(fs, err, errlen);
         goto fail;
+    }
+    if (fs->direct)
+        split_cpus(fs);
     return 0;
 fail:
     fz_fsrv_stop(fs);
@@ -672,9 +929,51 @@ static int deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
     return 0;
 }
 
-static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out)
+/* The crash site the runtime left on the diagnostics page for the child
+ * pid (include/fz-protocol.h, "Crash sites"), consumed so that a later
+ * crash without one is never given a stale site. */
+static void read_site(fz_fsrv_t *fs, pid_t pid)
+{
+    fz_diag_t *d = fs->shm.diag;
+    memset(&fs->last_site, 0, sizeof fs->last_site);
+    if (!d || pid <= 0)
+        return;
+    uint32_t who = __atomic_load_n(&d->site_pid, __ATOMIC_ACQUIRE);
+    if (!who)
+        return;
+    if (who == (uint32_t)pid && d->site) {
+        fs->last_site.hash = d->site;
+        fs->last_site.from = d->site_from;
+        fs->last_site.nframes = d->site_nframes < FZ_SITE_FRAMES ? d->site_nframes : FZ_SITE_FRAMES;
+        memcpy(fs->last_site.off, d->site_off, sizeof fs->last_site.off);
+        memcpy(fs->last_site.module, d->site_module, sizeof fs->last_site.module);
+        for (int i = 0; i < FZ_SITE_FRAMES; i++)
+            fs->last_site.module[i][sizeof fs->last_site.module[i] - 1] = 0;
+    }
+    d->site_pid = 0;
+}
+
+/* After a run's child ended: under an fz runtime the child led its own
+ * process group (fz-protocol.h), so whatever it forked and left running is
+ * killed with the group.  Only when the run forked (the runtime's count
+ * moved) or was killed: the common run pays one read of the diagnostics
+ * page, no system call. */
+static void reap_group(fz_fsrv_t *fs, pid_t pgid, int force)
+{
+    if (pgid <= 0)
+        return;
+    uint32_t forks = fs->shm.diag ? fs->shm.diag->forks : 0;
+    if (!force && forks == fs->seen_forks)
+        return;
+    fs->seen_forks = forks;
+    kill(-pgid, SIGKILL);
+}
+
+/* pid: the child the status belongs to (for its crash site). */
+static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out, pid_t pid)
 {
     fs->last_status = status;
+    fs->last_site.hash = 0;
     fs->last_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     fs->last_exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (timed_out) {
@@ -682,6 +981,7 @@ static fz_run_result_t judge(fz_fsrv_t *fs, int status, int timed_out)
         return FZ_RUN_HANG;
     }
     if (fs->last_signal) {
+        read_site(fs, pid);
         fs->total_crashes++;
         return FZ_RUN_CRASH;
     }
@@ -692,18 +992,30 @@ static fz_run_result_t run_error(fz_fsrv_t *fs, const char *what)
 {
     int status = 0;
     const char *prog = fs->child_argv ? fs->child_argv[0] : "target";
+    fs->broke_signal = 0;
     if (fs->fsrv_pid > 0 && wait_pid_for(fs->fsrv_pid, &status, 200)) {
         fs->fsrv_pid = -1;
-        if (WIFSIGNALED(status))
+        if (WIFSIGNALED(status)) {
+            int sig = WTERMSIG(status);
+            /* Nothing but the run can kill the forkserver between two
+             * words of the protocol: the input made the target kill its
+             * parent or its process group (or, under -m, starve it). */
+            fs->broke_signal = sig;
+            char limit[96] = "";
+            if (fs->cfg.mem_limit_mb)
+                snprintf(limit, sizeof limit, ", or the -m %u MiB memory limit starved it",
+                         fs->cfg.mem_limit_mb);
             snprintf(fs->errmsg, sizeof fs->errmsg,
-                     "the forkserver of '%s' died of signal %d (%s) while %s; is it out of "
-                     "memory (-m)?",
-                     prog, WTERMSIG(status), strsignal(WTERMSIG(status)), what);
-        else
+                     "the forkserver of '%s' was killed by signal %d (%s) while %s: the input "
+                     "made the target kill its own forkserver (kill(getppid(), ...), kill(0, "
+                     "...) or killpg)%s",
+                     prog, sig, strsignal(sig), what, limit);
+        } else {
             snprintf(fs->errmsg, sizeof fs->errmsg,
                      "the forkserver of '%s' exited (code %d) while %s; does the program call "
                      "exit() itself before main, or close fds 198/199?",
                      prog, WIFEXITED(status) ? WEXITSTATUS(status) : -1, what);
+        }
     } else {
         snprintf(fs->errmsg, sizeof fs->errmsg,
                  "the forkserver of '%s' stopped answering while %s; the target must not close "
@@ -740,101 +1052,128 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
         if (nap < 2000)
             nap *= 2;
     }
+    /* The target led its own session and group (child_exec): whatever it
+     * left running goes with it.  One kill per fork+exec costs nothing. */
+    kill(-pid, SIGKILL);
     fs->last_exec_us = now_us() - t0;
-    return judge(fs, status, timed_out);
+    return judge(fs, status, timed_out, pid);
 }
 
-/* Reads the rest of a FZ_FS_DIRECT_DIED message: pid and wait status. */
-static int read_died(fz_fsrv_t *fs, uint32_t *pid, uint32_t *status)
+static uint32_t ld(volatile uint32_t *w)
 {
-    return read_u32(fs->st_fd, pid, KILL_WAIT_MS) || read_u32(fs->st_fd, status, KILL_WAIT_MS);
+    return __atomic_load_n(w, __ATOMIC_SEQ_CST);
 }
 
-/* After a timeout in direct mode: kills the child and reads until the
- * forkserver reports that child's death, so nothing from it is left in
- * the pipe.  A new child announced meanwhile (the old one had ended
- * between runs) is the one running this input: it is killed too. */
-static fz_run_result_t direct_kill(fz_fsrv_t *fs)
+/* Direct mode: waits until the control page's answer is for run seq, or
+ * until deadline (now_us() clock).  Spins first when the target has its
+ * own CPU, then sleeps on the word; the flag beside it tells the target
+ * to wake us (the protocol in include/fz-protocol.h).  Returns the answer,
+ * or 0 at the deadline.  *slept says whether it had to sleep. */
+static uint32_t wait_ans(fz_fsrv_t *fs, uint32_t seq, uint64_t deadline, int *slept)
 {
-    uint32_t w, pid, status;
-    if (fs->child_pid > 0)
-        kill(fs->child_pid, SIGKILL);
-    for (;;) {
-        if (read_u32(fs->st_fd, &w, KILL_WAIT_MS))
-            return run_error(fs, "waiting for a killed child's status");
-        if ((w & FZ_FS_DIRECT_TAG_MASK) == 0) {
-            fs->child_pid = (pid_t)w;
-            fs->total_forks++;
-            kill(fs->child_pid, SIGKILL);
-        } else if ((w & FZ_FS_DIRECT_TAG_MASK) == FZ_FS_DIRECT_DIED) {
-            if (read_died(fs, &pid, &status))
-                return run_error(fs, "reading a killed child's status");
-            if ((pid_t)pid == fs->child_pid)
-                break;
-        } else if ((w & FZ_FS_DIRECT_TAG_MASK) != FZ_FS_DIRECT_OK) {
-            return run_error(fs, "reading a garbled status word");
-        }
+    fz_ctl_t *c = fs->shm.ctl;
+    uint32_t v;
+    for (uint32_t i = 0; i < fs->spin; i++) {
+        if (((v = ld(&c->ans)) & FZ_FS_DIRECT_SEQ) == seq)
+            return v;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
     }
-    fs->child_pid = -1;
-    return judge(fs, (int)status, 1);
+    *slept = 1;
+    for (;;) {
+        __atomic_store_n(&c->ans_sleeping, 1, __ATOMIC_SEQ_CST);
+        if (((v = ld(&c->ans)) & FZ_FS_DIRECT_SEQ) == seq)
+            break;
+        uint64_t now = now_us();
+        if (now >= deadline) {
+            v = 0;
+            break;
+        }
+        uint64_t left = deadline - now;
+        struct timespec ts = {(time_t)(left / 1000000u), (long)(left % 1000000u) * 1000};
+        syscall(SYS_futex, &c->ans, FUTEX_WAIT, v, &ts, NULL, 0);
+    }
+    __atomic_store_n(&c->ans_sleeping, 0, __ATOMIC_SEQ_CST);
+    return v;
 }
 
-/* One run in direct mode (include/fz-protocol.h): send the next sequence
- * number; a live child answers ok itself, or the forkserver announces a
- * new child and later, if it dies during the run, its status.  Words from
- * earlier runs (a seq that is not ours) are skipped. */
+/* Direct mode: the answer w for the current run becomes its result.  A
+ * death reports the child's status; a new pid in an OK is a new child. */
+static fz_run_result_t direct_result(fz_fsrv_t *fs, uint32_t w, int timed_out, uint64_t t0)
+{
+    fz_ctl_t *c = fs->shm.ctl;
+    fs->last_exec_us = now_us() - t0;
+    int status = 0;
+    pid_t pid;
+    if ((w & FZ_FS_DIRECT_TAG_MASK) == FZ_FS_DIRECT_DIED) {
+        pid = (pid_t)ld(&c->dead_pid);
+        status = (int)ld(&c->dead_status);
+        if (pid <= 0)
+            return run_error(fs, "starting a child (fork failed in the target)");
+        reap_group(fs, pid, timed_out);
+    } else {
+        pid = (pid_t)ld(&c->pid);
+    }
+    if (pid > 0 && pid != fs->child_pid)
+        fs->total_forks++;
+    fs->child_pid = (w & FZ_FS_DIRECT_TAG_MASK) == FZ_FS_DIRECT_DIED ? -1 : pid;
+    return judge(fs, status, timed_out, pid);
+}
+
+/* Direct mode: the run's time is up.  Kills the child serving it and waits
+ * for the forkserver's report of that death (or an OK that raced with the
+ * kill).  With no child yet, the fork itself is slow: it gets KILL_WAIT_MS
+ * more, as the classic protocol allows for the pid word. */
+static fz_run_result_t direct_timeout(fz_fsrv_t *fs, uint32_t seq, uint64_t t0)
+{
+    int slept;
+    pid_t pid = (pid_t)ld(&fs->shm.ctl->pid);
+    if (pid <= 0) {
+        uint32_t w = wait_ans(fs, seq, now_us() + KILL_WAIT_MS * 1000u, &slept);
+        if (w)
+            return direct_result(fs, w, 0, t0);
+        if ((pid = (pid_t)ld(&fs->shm.ctl->pid)) <= 0)
+            return run_error(fs, "starting a child");
+    }
+    kill(pid, SIGKILL);
+    uint32_t w = wait_ans(fs, seq, now_us() + KILL_WAIT_MS * 1000u, &slept);
+    if (!w)
+        return run_error(fs, "waiting for a killed child's status");
+    return direct_result(fs, w, 1, t0);
+}
+
+/* One run in direct mode (include/fz-protocol.h): post the next sequence
+ * number and wait for its answer.  The child clears the map itself. */
 static fz_run_result_t run_direct(fz_fsrv_t *fs, uint64_t t0)
 {
+    fz_ctl_t *c = fs->shm.ctl;
     fs->direct_seq = fs->direct_seq >= FZ_FS_DIRECT_SEQ ? 1 : fs->direct_seq + 1;
-    uint32_t seq = fs->direct_seq, w, pid, status;
-    if (write_u32(fs->ctl_fd, seq))
-        return run_error(fs, "asked to run");
-    for (;;) {
-        int64_t left = (int64_t)fs->run_timeout_ms - (int64_t)(now_us() - t0) / 1000;
-        /* Without a known child the fork itself may be slow: allow for it
-         * as the classic protocol does for the pid word. */
-        if (fs->child_pid <= 0)
-            left += KILL_WAIT_MS;
-        int r = read_u32(fs->st_fd, &w, left > 0 ? (int)left : 0);
-        if (r == 1 && fs->child_pid <= 0)
-            return run_error(fs, "starting a child");
-        if (r == 1) {
-            fz_run_result_t res = direct_kill(fs);
-            fs->last_exec_us = now_us() - t0;
-            return res;
-        }
-        if (r)
-            return run_error(fs, "waiting for a child's status");
-        uint32_t tag = w & FZ_FS_DIRECT_TAG_MASK;
-        if (tag == 0) { /* a new child serves this run */
-            if (w == 0)
-                return run_error(fs, "starting a child (fork failed in the target)");
-            fs->child_pid = (pid_t)w;
-            fs->total_forks++;
-        } else if (tag == FZ_FS_DIRECT_OK) {
-            if ((w & FZ_FS_DIRECT_SEQ) == seq) {
-                fs->last_exec_us = now_us() - t0;
-                return judge(fs, 0, 0);
-            }
-        } else if (tag == FZ_FS_DIRECT_DIED) {
-            if (read_died(fs, &pid, &status))
-                return run_error(fs, "reading a child's status");
-            if ((pid_t)pid == fs->child_pid)
-                fs->child_pid = -1;
-            if ((w & FZ_FS_DIRECT_SEQ) == seq) {
-                fs->last_exec_us = now_us() - t0;
-                return judge(fs, (int)status, 0);
-            }
-        } else {
-            return run_error(fs, "reading a garbled status word");
+    uint32_t seq = fs->direct_seq;
+    __atomic_store_n(&c->req, seq, __ATOMIC_SEQ_CST);
+    if (ld(&c->req_sleeping))
+        syscall(SYS_futex, &c->req, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+    int slept = 0;
+    uint32_t w = wait_ans(fs, seq, t0 + (uint64_t)fs->run_timeout_ms * 1000u, &slept);
+    if (fs->target_cpu >= 0) {
+        fs->split_sleeps += slept;
+        if (++fs->split_runs == SPLIT_WINDOW) {
+            if (fs->split_sleeps > SPLIT_WINDOW / SPLIT_GIVE_UP)
+                join_cpus(fs);
+            fs->split_runs = fs->split_sleeps = 0;
         }
     }
+    if (!w)
+        return direct_timeout(fs, seq, t0);
+    return direct_result(fs, w, 0, t0);
 }
 
 fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint32_t timeout_ms)
 {
     fs->run_timeout_ms = timeout_ms ? timeout_ms : fs->cfg.timeout_ms;
-    memset(fs->trace_bits, 0, fs->map_size);
+    /* A direct-mode child clears the slots it uses before each pass. */
+    if (!fs->direct)
+        memset(fs->trace_bits, 0, fs->map_size);
     if (deliver(fs, buf, len)) {
         snprintf(fs->errmsg, sizeof fs->errmsg, "cannot write the input to '%s': %s",
                  fs->input_path, strerror(errno));
@@ -875,19 +1214,28 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
     if (r)
         return run_error(fs, "waiting for a child's status");
     fs->child_stopped = WIFSTOPPED(status);
-    if (!fs->child_stopped)
+    if (!fs->child_stopped) {
+        reap_group(fs, fs->child_pid, timed_out);
         fs->child_pid = -1;
+    }
     if (fs->child_stopped && !timed_out)
-        return judge(fs, 0, 0); /* a persistent iteration that finished */
-    return judge(fs, (int)status, timed_out);
+        return judge(fs, 0, 0, -1); /* a persistent iteration that finished */
+    return judge(fs, (int)status, timed_out, (pid_t)pid);
 }
 
 void fz_fsrv_stop(fz_fsrv_t *fs)
 {
-    if (fs->child_pid > 0)
+    if (fs->child_pid > 0) {
+        kill(-fs->child_pid, SIGKILL);
         kill(fs->child_pid, SIGKILL);
+    }
+    pid_t live = fs->direct && fs->shm.ctl ? (pid_t)ld(&fs->shm.ctl->pid) : 0;
+    if (live > 0) {
+        kill(-live, SIGKILL);
+        kill(live, SIGKILL);
+    }
     if (fs->fsrv_pid > 0) {
-        kill(fs->fsrv_pid, SIGKILL);
+        kill_session(fs->fsrv_pid);
         waitpid(fs->fsrv_pid, NULL, 0);
     }
     fs->child_pid = fs->fsrv_pid = -1;
@@ -902,8 +1250,10 @@ void fz_fsrv_stop(fz_fsrv_t *fs)
     fs->ctl_fd = fs->st_fd = fs->input_fd = fs->dev_null_fd = -1;
     if (fs->owns_input_path && fs->input_path)
         unlink(fs->input_path);
+    fs->owns_input_path = 0;
     free(fs->input_path);
     fs->input_path = NULL;
+    untrack(fs);
     if (fs->child_argv) {
         for (size_t i = 0; fs->child_argv[i]; i++)
             free(fs->child_argv[i]);

@@ -38,7 +38,8 @@ typedef enum {
 
 typedef struct {
     char **argv;            /* NULL-terminated target command; "@@" = input path */
-    const char *input_path; /* -f FILE; NULL = a private temp file */
+    const char *input_path; /* -f FILE (created, must not exist; removed at stop);
+                               NULL = a private temp file in $TMPDIR */
     uint32_t timeout_ms;    /* start-up (x HANDSHAKE_MULT) and the run default; 0 = 1000 ms */
     uint32_t mem_limit_mb;  /* RLIMIT_AS for the target; 0 = none */
     int blind;              /* -n: fork+exec per run, no handshake, no coverage */
@@ -49,7 +50,22 @@ typedef struct {
                                fz runtime (FZ_NO_DIRECT=1; fz_fsrv_cfg_init reads it) */
     int no_affinity;        /* do not bind to a free CPU (FZ_NO_AFFINITY=1 or
                                AFL_NO_AFFINITY=1; fz_fsrv_cfg_init reads them) */
+    int spin;               /* direct mode: give the target a second free CPU and
+                               spin: 1 whenever one is free, 0 never, -1 (default)
+                               only when the machine has CPUs to spare (FZ_SPIN=1
+                               or 0; fz_fsrv_cfg_init reads it) */
 } fz_fsrv_cfg_t;
+
+/* Where a crashing run died (include/fz-protocol.h, "Crash sites"), as the
+ * runtime's handler or the sanitizer's report gave it. */
+typedef struct {
+    uint64_t hash;                /* the site; 0 = unknown (no fz runtime, the
+                                     program's own handler, a fault in ours) */
+    uint32_t from;                /* FZ_SITE_FROM_* */
+    uint32_t nframes;             /* frames in off */
+    uint64_t off[FZ_SITE_FRAMES]; /* module-relative addresses (UBSan: line, column) */
+    char module[FZ_SITE_FRAMES][24]; /* each frame's module (UBSan: [0] the source file) */
+} fz_site_t;
 
 typedef struct {
     fz_fsrv_cfg_t cfg; /* copy of the configuration (argv is borrowed) */
@@ -61,14 +77,19 @@ typedef struct {
     int persistent;        /* binary has FZ_SIG_PERSISTENT */
     int deferred;          /* binary has FZ_SIG_DEFER */
     int direct;            /* direct persistent mode negotiated (fz-protocol.h) */
-    int bound_cpu;         /* CPU this process and the target are bound to, -1 none */
+    int bound_cpu;         /* CPU this process (and the target) is bound to, -1 none */
+    int target_cpu;        /* direct mode: the target's own CPU when it has one, else -1 */
+    uint32_t spin;         /* direct mode: polls before sleeping on an answer (0: none) */
 
     /* Last run. */
     int last_status;       /* waitpid() status */
     int last_signal;       /* signal that killed it, 0 if none */
     int last_exit_code;    /* exit code if it exited, else -1 */
     uint64_t last_exec_us; /* wall time of the run, microseconds */
+    int broke_signal;      /* FZ_RUN_ERROR: the signal that killed the forkserver
+                              while it ran an input (the input did it), else 0 */
     uint32_t run_timeout_ms; /* the timeout the last run had */
+    fz_site_t last_site;   /* a crash's site (hash 0 for other results) */
 
     /* Counters since start. */
     uint64_t total_execs;
@@ -88,11 +109,20 @@ typedef struct {
     pid_t child_pid;              /* current child (a stopped persistent one too) */
     int child_stopped;            /* persistent child paused itself (WIFSTOPPED) */
     int last_killed;              /* we killed the previous child */
+    uint32_t seen_forks;          /* fz_diag_t.forks after the last cleanup */
+    int track_slot;               /* this forkserver's slot in the exit-time list */
     uint32_t direct_seq;          /* direct mode: sequence number of the last request */
+    uint32_t split_runs;          /* direct mode on two CPUs: runs in this window... */
+    uint32_t split_sleeps;        /* ...and how many of them needed a futex sleep */
     int ctl_fd;                   /* we write commands here (target's fd 198) */
     int st_fd;                    /* we read replies here (target's fd 199) */
     unsigned long saved_cpus[16]; /* affinity before binding (a cpu_set_t) */
 } fz_fsrv_t;
+
+/* The CPUs this process may run on that no other user process is bound to
+ * alone (another fuzzer or its target): at most max CPU numbers into cpus,
+ * ascending; returns how many.  fz-fuzz -j gives each instance one. */
+int fz_fsrv_free_cpus(int *cpus, int max);
 
 /* Fills cfg with defaults (no argv, 1000 ms, no memory limit; no_direct
  * and no_affinity from the environment). */
@@ -105,6 +135,13 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg);
  * or twice per run, and a wake-up on the same CPU is several times cheaper
  * than one across CPUs (an inter-processor interrupt; worse in a VM).
  * A process already restricted to one CPU (taskset) is left alone.
+ * In direct mode (a persistent fz target), when a second CPU is free too
+ * (cfg.spin 1) or at least SPLIT_FREE_MIN are (cfg.spin -1, the default,
+ * which leaves a CPU for the next campaign), the target gets one of them
+ * and both sides spin briefly before they sleep: a hand-over then costs no
+ * system call at all.  Where the spinning does not pay (runs longer than
+ * the spin, a busy CPU), the target is moved back to ours and nobody
+ * spins.
  * Returns 0, or -1 with a one-line message (cause and fix) in err; nothing
  * is left running on failure. */
 int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t errlen);
@@ -117,9 +154,11 @@ int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t err
  * timeout in force and turns the outcome into a record. */
 fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint32_t timeout_ms);
 
-/* Kills the forkserver and any child, removes a private input file,
- * detaches the shared memory and restores the CPU affinity.  Safe to call
- * twice. */
+/* Kills the forkserver, any child and every process they left in the
+ * target's session (forking targets), removes the input file, detaches the
+ * shared memory and restores the CPU affinity.  Safe to call twice.  A
+ * process that exits (fz_die included) without calling it gets the
+ * process killing and the file removal from an atexit handler. */
 void fz_fsrv_stop(fz_fsrv_t *fs);
 
 /* Non-zero if the file at path contains the byte string sig (as afl-fuzz

@@ -40,7 +40,7 @@ static int make_segment(size_t size, int *id_out, uint8_t **mem_out, char *err, 
 int fz_shm_create(fz_shm_t *shm, int with_fuzz, char *err, size_t errlen)
 {
     memset(shm, 0, sizeof *shm);
-    shm->map_id = shm->fuzz_id = shm->diag_id = -1;
+    shm->map_id = shm->fuzz_id = shm->diag_id = shm->ctl_id = -1;
     if (make_segment(FZ_MAP_SIZE_MAX, &shm->map_id, &shm->map, err, errlen))
         return -1;
     shm->map_alloc = FZ_MAP_SIZE_MAX;
@@ -50,6 +50,12 @@ int fz_shm_create(fz_shm_t *shm, int with_fuzz, char *err, size_t errlen)
         return -1;
     }
     shm->diag = (fz_diag_t *)diag;
+    uint8_t *ctl;
+    if (make_segment(FZ_CTL_SIZE, &shm->ctl_id, &ctl, err, errlen)) {
+        fz_shm_destroy(shm);
+        return -1;
+    }
+    shm->ctl = (fz_ctl_t *)ctl;
     if (with_fuzz && fz_shm_add_fuzz(shm, err, errlen)) {
         fz_shm_destroy(shm);
         return -1;
@@ -72,7 +78,10 @@ void fz_shm_destroy(fz_shm_t *shm)
         shmdt(shm->fuzz);
     if (shm->diag)
         shmdt(shm->diag);
+    if (shm->ctl)
+        shmdt(shm->ctl);
     shm->map = shm->fuzz = NULL;
     shm->diag = NULL;
-    shm->map_id = shm->fuzz_id = shm->diag_id = -1;
+    shm->ctl = NULL;
+    shm->map_id = shm->fuzz_id = shm->diag_id = shm->ctl_id = -1;
 }

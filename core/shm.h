@@ -1,7 +1,8 @@
 /*
  * shm.h - the SysV shared memory fz-fuzz and its tools share with a target:
  * the coverage map (created at FZ_MAP_SIZE_MAX bytes), the diagnostics page
- * (fz_diag_t, include/fz-protocol.h) and, optionally, the test-case segment
+ * (fz_diag_t, include/fz-protocol.h), the direct-mode control page
+ * (fz_ctl_t) and, optionally, the test-case segment
  * (FZ_SHM_FUZZ_HDR length word + FZ_MAX_INPUT bytes).
  *
  * Each segment is marked for removal (IPC_RMID) right after we attach it.
@@ -25,6 +26,8 @@ typedef struct {
     uint8_t *fuzz;    /* u32 length then the bytes; NULL if none */
     int diag_id;      /* SysV id of the diagnostics page, -1 if none */
     fz_diag_t *diag;  /* what the runtime noticed; NULL if none */
+    int ctl_id;       /* SysV id of the direct-mode control page, -1 if none */
+    fz_ctl_t *ctl;    /* direct mode's per-run words; NULL if none */
 } fz_shm_t;
 
 /* Creates and attaches the coverage map, and the test-case segment when

@@ -371,16 +371,29 @@ static void scan(const strvec_t *args, scan_t *s)
  * so the same text links in C and C++ (no name mangling) without a header.
  * The signature strings are stored through a volatile pointer so they stay
  * in the binary at any -O level; fuzzers search the file for them. */
+#define FZ_LOOP_DEFINE(attrs)                                                                      \
+    "-D__AFL_LOOP(_fz_n)=({ static volatile const char *__fz_sig __attribute__((used, unused)); "  \
+    "__fz_sig = (const char *)\"##SIG_AFL_PERSISTENT##\"; "                                        \
+    "__attribute__((visibility(\"default\")" attrs ")) int __fz_loop_fn(unsigned int) "            \
+    "__asm__(\"__fz_persistent_loop\"); "                                                          \
+    "__fz_loop_fn(_fz_n); })"
+
+/* Clang's __AFL_LOOP: noduplicate keeps loop rotation (and jump threading)
+ * from copying the call into the loop's preheader.  With two call sites
+ * the branch taken after the call differs between a child's first pass
+ * and the later ones, and that edge is counted after the runtime cleared
+ * the map, so the same input would show different coverage by its place
+ * in the child's life (unstable slots, and a persistent build keeping
+ * another queue than a plain one).  GCC does not know the attribute (it
+ * would warn), and does not copy the call. */
+static const char fz_loop_clang[] = FZ_LOOP_DEFINE(", noduplicate");
+
 static const char *const harness_defines[] = {
     "-D__AFL_COMPILER=1",
     "-D__FZ_COMPILER=1",
     "-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION=1",
     "-D__AFL_HAVE_MANUAL_CONTROL=1",
-    "-D__AFL_LOOP(_fz_n)=({ static volatile const char *__fz_sig __attribute__((used, unused)); "
-    "__fz_sig = (const char *)\"##SIG_AFL_PERSISTENT##\"; "
-    "__attribute__((visibility(\"default\"))) int __fz_loop_fn(unsigned int) "
-    "__asm__(\"__fz_persistent_loop\"); "
-    "__fz_loop_fn(_fz_n); })",
+    FZ_LOOP_DEFINE(""),
     "-D__AFL_INIT()=do { static volatile const char *__fz_sig __attribute__((used, unused)); "
     "__fz_sig = (const char *)\"##SIG_AFL_DEFER_FORKSRV##\"; "
     "__attribute__((visibility(\"default\"))) void __fz_init_fn(void) "
@@ -464,7 +477,10 @@ void fz_args_rewrite(const fz_args_cfg_t *cfg, int argc, char *const argv[], fz_
     }
     if (out->compiles)
         for (int i = 0; harness_defines[i]; i++)
-            sv_push(&res, (char *)harness_defines[i]);
+            sv_push(&res, (char *)(cfg->kind == FZ_CC_KIND_CLANG &&
+                                           strncmp(harness_defines[i], "-D__AFL_LOOP(", 13) == 0
+                                       ? fz_loop_clang
+                                       : harness_defines[i]));
     bool fuzzer = false;
     copy_user_args(out, argc, argv, &res, &fuzzer);
     if (out->links) {

@@ -6,6 +6,7 @@
  * the command line becomes.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 
 #include "fz-cc/args.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-cc";
 
@@ -95,7 +97,14 @@ static void pick_compiler(const char *argv0, compiler_t *cc)
                "compiler with %s",
                cc->name, clang ? "clang" : (cxx ? "g++" : "gcc"), cxx ? "FZ_CXX" : "FZ_CC");
     }
-    char real[PATH_MAX];
+    char real[PATH_MAX], self[PATH_MAX];
+    /* FZ_CC=fz-cc (easy to get from a build script that sets both CC and
+     * FZ_CC) would exec itself forever. */
+    if (realpath(cc->path, real) && realpath("/proc/self/exe", self) && !strcmp(real, self))
+        fz_die("%s=%s names fz-cc itself (%s), which would run itself forever; set %s to the "
+               "real compiler (e.g. %s)",
+               cc->var ? cc->var : "the compiler", cc->name, real, cc->var ? cc->var : "FZ_CC",
+               cxx ? "g++ or clang++" : "gcc or clang");
     bool clang_kind = strstr(base_name(cc->name), "clang") != NULL;
     if (realpath(cc->path, real) && strstr(base_name(real), "clang"))
         clang_kind = true;
@@ -143,6 +152,10 @@ static bool first_output_line(const char *path, const char *arg, char *buf, size
         dup2(fds[1], 1);
         close(fds[0]);
         close(fds[1]);
+        /* Only the version line matters; the real run reports errors. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 2);
         execl(path, path, arg, (char *)NULL);
         _exit(127);
     }
@@ -250,11 +263,22 @@ static int run_and_wait(const compiler_t *cc, char **argv)
     return WEXITSTATUS(status);
 }
 
+/* Set in the compiler's environment: a wrapper that FZ_CC names and that
+ * calls fz-cc again (a script, a ccache configured with fz-cc) shows up as
+ * fz-cc started under its own compiler, a loop that would never end. */
+#define FZ_CC_GUARD "__FZ_CC_ACTIVE"
+
 int main(int argc, char **argv)
 {
     fz_log_prog = base_name(argv[0]);
+    const char *outer = getenv(FZ_CC_GUARD);
+    if (outer && *outer)
+        fz_die("fz-cc was started by the compiler fz-cc itself runs (%s): %s names a program "
+               "that calls fz-cc again, a loop; set it to the real compiler (gcc, clang)",
+               outer, getenv("FZ_CXX") && ends_with(argv[0], "++") ? "FZ_CXX" : "FZ_CC");
     compiler_t cc;
     pick_compiler(argv[0], &cc);
+    setenv(FZ_CC_GUARD, cc.path, 1);
 
     char lib_dir[PATH_MAX];
     find_lib_dir(lib_dir, sizeof(lib_dir));
@@ -286,6 +310,18 @@ int main(int argc, char **argv)
     /* A link step loads the plugin only when it generates code (-flto). */
     if (cc.kind == FZ_CC_KIND_GCC && (args.compiles || (args.plugin_at_link && args.lto)))
         check_gcc_version(&cc, lib_dir);
+
+    /* --version: the compiler's answer unchanged (build systems read it),
+     * then one line that says fz is in between. */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--version") == 0) {
+            fflush(stdout);
+            int rc = run_and_wait(&cc, args.argv);
+            if (rc == 0)
+                printf("%s (fz) %s: %s with fz's instrumentation (lib/fz: %s)\n", fz_log_prog,
+                       FZ_VERSION, cc.name, lib_dir);
+            return rc;
+        }
 
     /* Only a clang compile needs our exit status, to explain a failure. */
     if (cc.kind == FZ_CC_KIND_CLANG && args.compiles) {

@@ -138,14 +138,26 @@ static void add_seed(fz_state_t *st, const fz_file_t *f, const fz_calib_t *c)
         fz_exec_mark_seen(&st->exec, FZ_VIRGIN_QUEUE, st->calib.first);
 }
 
-void fz_calibrate_save_seeds(fz_state_t *st)
+void fz_calibrate_unsave_seeds(fz_state_t *st)
+{
+    for (uint32_t i = 0; i < st->queue.n && !st->out.resumed; i++)
+        fz_outdir_remove(&st->out, "queue", st->queue.e[i]->fname);
+}
+
+int fz_calibrate_save_seeds(fz_state_t *st)
 {
     if (st->out.resumed)
-        return;
+        return 0;
     for (uint32_t i = 0; i < st->queue.n; i++) {
         const fz_entry_t *e = st->queue.e[i];
-        fz_outdir_save(&st->out, "queue", e->fname, e->data, e->len);
+        int rc = fz_outdir_try_save(&st->out, "queue", e->fname, e->data, e->len);
+        if (rc) {
+            for (uint32_t k = 0; k < i; k++)
+                fz_outdir_remove(&st->out, "queue", st->queue.e[k]->fname);
+            return rc;
+        }
     }
+    return 0;
 }
 
 /* 5x the slowest seed, rounded up, within the documented bounds. */

@@ -56,7 +56,14 @@ uint64_t fz_calib_work(const uint8_t *map, uint32_t size);
 int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds);
 
 /* Save the calibrated seeds into queue/ (not when resuming: they are
- * already there).  Called once fz_calibrate_seeds has succeeded. */
-void fz_calibrate_save_seeds(fz_state_t *st);
+ * already there).  Called once fz_calibrate_seeds has succeeded.  All or
+ * nothing: when a write fails (a full disk) the seeds written so far are
+ * removed again, so no campaign with part of the seeds is left for a
+ * resume to continue without the rest.  Returns 0 or -errno. */
+int fz_calibrate_save_seeds(fz_state_t *st);
+
+/* Removes the seeds' queue files (rolling back a start that failed after
+ * fz_calibrate_save_seeds). */
+void fz_calibrate_unsave_seeds(fz_state_t *st);
 
 #endif

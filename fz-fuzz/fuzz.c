@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fz-fuzz/jobs.h"
 #include "core/coverage.h"
 #include "fz-fuzz/calibrate.h"
 #include "core/minimize.h"
@@ -76,6 +77,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     e->exec_us = c.exec_us;
     e->trimmed = o->peer != NULL;
     fz_outdir_save(&st->out, "queue", name, buf, len);
+    fz_jobs_share(st, name, st->next_queue_id - 1, buf, len); /* -j: to the others at once */
     st->len.quiet_since = fz_state_execs(st);
     if (o->peer) {
         st->stats.corpus_imported++; /* a peer's find, counted apart as AFL++ does */
@@ -83,6 +85,26 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     }
     st->stats.corpus_found++;
     st->stats.last_find_ms = fz_now_ms();
+    if (kind == FZ_COV_NEW_EDGE)
+        st->stats.last_edge_ms = st->stats.last_find_ms;
+}
+
+/* The forkserver is gone.  When it was killed while it ran buf, the input
+ * made the target kill it (core/fsrv.h, broke_signal): that input is saved
+ * as a crash, so crashes/ and the exit status (3) say what happened, and
+ * the run ends, since no target is left to run. */
+__attribute__((noreturn)) static void target_broke(fz_state_t *st, const uint8_t *buf,
+                                                 uint32_t len, const fz_origin_t *o)
+{
+    fz_exec_t *x = &st->exec;
+    if (!x->fs.broke_signal)
+        fz_die("the target stopped answering: %s", fz_exec_errmsg(x));
+    char name[256];
+    fz_fuzz_name(st, name, sizeof(name), st->next_crash_id++, x->fs.broke_signal, o, 0);
+    fz_outdir_save(&st->out, "crashes", name, buf, len);
+    st->stats.saved_crashes++;
+    st->stats.last_crash_ms = fz_now_ms();
+    fz_die("%s; the input is saved as %s/crashes/%s", fz_exec_errmsg(x), st->out.dir, name);
 }
 
 /* An entry's first turn starts by shrinking it while it keeps every bucket
@@ -163,8 +185,7 @@ int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_o
     int grew = 0;
     switch (fz_exec_run(x, buf, len, 0, &rec)) {
     case FZ_RUN_ERROR:
-        fz_stats_write(st);
-        fz_die("the target stopped answering: %s", fz_exec_errmsg(x));
+        target_broke(st, buf, len, o);
     case FZ_RUN_CRASH:
         fz_triage_crash(st, buf, len, &rec, o);
         break;
@@ -198,7 +219,9 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     fz_chain_t chain;
     fz_chain_init(&chain, &st->rng, &env, e->data, e->len, buf, st->len.max);
     uint32_t rounds = fz_queue_energy(&st->queue, e);
-    for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st); i++) {
+    /* -j: another instance's find cuts the turn short, so it is taken
+     * between turns within a few runs rather than after hundreds. */
+    for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st) && !fz_jobs_pending(st); i++) {
         size_t len = fz_chain_next(&chain);
         fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
         fz_fuzz_run_one(st, buf, (uint32_t)len, &o);

@@ -3,8 +3,10 @@
  * directory and the target, calibrate the seeds, run the loop, report.
  * The work happens in the modules; this file only sequences them.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,8 @@
 
 #include "fz-config.h"
 #include "fz-fuzz/calibrate.h"
+#include "fz-fuzz/crashinfo.h"
+#include "fz-fuzz/jobs.h"
 #include "core/coverage.h"
 #include "fz-fuzz/dictfile.h"
 #include "fz-fuzz/fuzz.h"
@@ -22,9 +26,14 @@
 #include "fz-fuzz/status.h"
 #include "fz-fuzz/resume.h"
 #include "fz-fuzz/sync.h"
+#include "fz-fuzz/triage.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-fuzz";
+
+/* Crashes whose report's first lines the end of a run prints. */
+#define FZ_REPORT_CRASHES 10
 
 /* Set by SIGINT/SIGTERM/SIGHUP; the loop polls it between runs. */
 static volatile sig_atomic_t stop_requested;
@@ -33,6 +42,41 @@ static void on_stop_signal(int sig)
 {
     (void)sig;
     stop_requested = 1;
+}
+
+/* fz_die can end a run from any module.  What must still happen then
+ * needs the state, so run_campaign leaves a pointer here: besides the
+ * signal flag, the front end's only file-level state. */
+static fz_state_t *dying_state;
+
+/* 3 when this run saved a crash, or a resumed campaign's saved crashes
+ * still crash: CI reads the status, whatever ended the run. */
+static int crash_status(const fz_state_t *st)
+{
+    return st->stats.saved_crashes > st->stats.crashes_at_start || st->crashes_still > 0;
+}
+
+void fz_log_die_hook(void)
+{
+    fz_state_t *st = dying_state;
+    dying_state = NULL; /* an error inside this cleanup just exits */
+    if (!st)
+        return;
+    fz_status_restore(st); /* the cursor comes back even on an error */
+    if (st->ui.files_ready && fz_stats_try_write(st) == 0)
+        fz_stats_try_plot(st);
+    if (st->calib.first) /* the target was started */
+        fz_fsrv_stop(&st->exec.fs); /* its processes and temp file */
+    if (!crash_status(st))
+        return;
+    fprintf(stderr,
+            "fz-fuzz: %llu crash(es) in %s/crashes (exit status 3; see README.txt there to "
+            "reproduce)\n",
+            (unsigned long long)(st->stats.saved_crashes - st->stats.crashes_at_start +
+                                 st->crashes_still),
+            st->out.dir);
+    fflush(stdout);
+    exit(FZ_EXIT_CRASH);
 }
 
 static void install_signals(void)
@@ -105,38 +149,110 @@ static char *join_command(int argc, char **argv)
 
 extern char **environ;
 
-/* cmdline (the target command, one word per line, as AFL++ writes it) and
- * fuzzer_setup (our FZ_ / AFL_ environment and the whole command line). */
-static void write_setup_files(fz_state_t *st)
+/* The target command as cmdline holds it: one word per line. */
+static char *target_lines(const fz_cfg_t *cfg)
 {
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
+    size_t n = 1;
+    for (int i = 0; i < cfg->target_argc; i++)
+        n += strlen(cfg->target_argv[i]) + 1;
+    char *buf = malloc(n), *p = buf;
     if (!buf)
         fz_die("out of memory");
-    for (int i = 0; i < st->cfg.target_argc; i++) {
-        size_t need = strlen(st->cfg.target_argv[i]) + 2;
-        if (len + need > cap && !(buf = realloc(buf, cap = (len + need) * 2)))
-            fz_die("out of memory");
-        len += (size_t)sprintf(buf + len, "%s\n", st->cfg.target_argv[i]);
-    }
-    fz_outdir_save(&st->out, "", "cmdline", buf, len);
-    len = 0;
-    const char *head = "# environment variables:\n";
-    len += (size_t)snprintf(buf, cap, "%s", head);
-    for (char **e = environ; *e; e++) {
-        if (strncmp(*e, "FZ_", 3) != 0 && strncmp(*e, "AFL_", 4) != 0)
-            continue;
-        size_t need = strlen(*e) + 2;
-        if (len + need > cap && !(buf = realloc(buf, cap = (len + need) * 2)))
-            fz_die("out of memory");
-        len += (size_t)sprintf(buf + len, "%s\n", *e);
-    }
-    size_t need = strlen(st->command_line) + 32;
-    if (len + need > cap && !(buf = realloc(buf, cap = (len + need) * 2)))
-        fz_die("out of memory");
-    len += (size_t)sprintf(buf + len, "# command line:\n%s\n", st->command_line);
-    fz_outdir_save(&st->out, "", "fuzzer_setup", buf, len);
+    for (int i = 0; i < cfg->target_argc; i++)
+        p += sprintf(p, "%s\n", cfg->target_argv[i]);
+    *p = 0;
+    return buf;
+}
+
+/* "# target binary: PATH size=N mtime=S.NS": which build ran, so a resume
+ * can tell a rebuilt target (its crashes may be fixed) from the same one. */
+static void target_identity(const fz_cfg_t *cfg, char *out, size_t n)
+{
+    char *path = fz_fsrv_find_program(cfg->target_argv[0]);
+    char *real = path ? realpath(path, NULL) : NULL;
+    struct stat sb;
+    if (real && stat(real, &sb) == 0)
+        snprintf(out, n, "# target binary: %s size=%lld mtime=%lld.%09ld\n", real,
+                 (long long)sb.st_size, (long long)sb.st_mtim.tv_sec, sb.st_mtim.tv_nsec);
+    else
+        out[0] = 0;
+    free(real);
+    free(path);
+}
+
+extern char **environ;
+
+/* cmdline (the target command, one word per line, as AFL++ writes it) and
+ * fuzzer_setup (our FZ_ / AFL_ environment, the whole command line and the
+ * target binary's identity).  Returns 0 or -errno (the file is named in
+ * *failed). */
+static int write_setup_files(fz_state_t *st, const char **failed)
+{
+    char *buf = target_lines(&st->cfg);
+    *failed = "cmdline";
+    int rc = fz_outdir_try_save(&st->out, "", "cmdline", buf, strlen(buf));
     free(buf);
+    if (rc)
+        return rc;
+    char ident[PATH_MAX + 128];
+    target_identity(&st->cfg, ident, sizeof ident);
+    size_t cap = strlen(st->command_line) + strlen(ident) + 64, len = 0;
+    for (char **e = environ; *e; e++)
+        cap += strlen(*e) + 1;
+    if (!(buf = malloc(cap)))
+        fz_die("out of memory");
+    len += (size_t)sprintf(buf, "# environment variables:\n");
+    for (char **e = environ; *e; e++)
+        if (strncmp(*e, "FZ_", 3) == 0 || strncmp(*e, "AFL_", 4) == 0)
+            len += (size_t)sprintf(buf + len, "%s\n", *e);
+    len += (size_t)sprintf(buf + len, "# command line:\n%s\n%s", st->command_line, ident);
+    *failed = "fuzzer_setup";
+    rc = fz_outdir_try_save(&st->out, "", "fuzzer_setup", buf, len);
+    free(buf);
+    return rc;
+}
+
+/* argv[0]'s file name and the arguments: a resume from another directory
+ * may spell the program's path differently. */
+static int same_command(const char *a, const char *b)
+{
+    size_t na = strcspn(a, "\n"), nb = strcspn(b, "\n");
+    const char *ba = memrchr(a, '/', na), *bb = memrchr(b, '/', nb);
+    ba = ba ? ba + 1 : a;
+    bb = bb ? bb + 1 : b;
+    return (size_t)(a + na - ba) == (size_t)(b + nb - bb) && !memcmp(ba, bb, a + na - ba) &&
+           strcmp(a + na, b + nb) == 0;
+}
+
+/* A resumed campaign must go on with its own target: re-running its crashes
+ * against another program would report them as fixed.  A rebuilt target
+ * (same command, another binary) is fine but said. */
+static void check_resumed_target(fz_state_t *st)
+{
+    char *old = fz_outdir_read(&st->out, "cmdline", 1u << 20);
+    if (!old)
+        return; /* killed before it was written */
+    char *now = target_lines(&st->cfg);
+    if (!same_command(old, now)) {
+        for (char *p = old; (p = strchr(p, '\n')) && p[1]; p++)
+            *p = ' ';
+        old[strcspn(old, "\n")] = 0;
+        fz_die("output directory '%s' holds a campaign of '%s', not of this target; resume it "
+               "with that command after -- (a rebuilt binary is fine), or use another -o",
+               st->out.dir, old);
+    }
+    free(old);
+    free(now);
+    char ident[PATH_MAX + 128], *setup = fz_outdir_read(&st->out, "fuzzer_setup", 1u << 20);
+    target_identity(&st->cfg, ident, sizeof ident);
+    const char *was = setup ? strstr(setup, "# target binary: ") : NULL;
+    if (was && ident[0] && strncmp(was, ident, strlen(ident)) != 0) {
+        st->target_changed = 1;
+        fz_warn("the target '%s' is not the binary this campaign ran before (rebuilt or "
+                "replaced); its saved crashes are re-run against this one",
+                st->cfg.target_argv[0]);
+    }
+    free(setup);
 }
 
 static uint8_t *xalloc_map(size_t n)
@@ -184,13 +300,15 @@ static void load_inputs(fz_state_t *st, fz_files_t *seeds)
         fz_die("nothing to resume in '%s' (no queue entries); start a campaign with -i DIR",
                st->out.dir);
     if (st->out.resumed) {
+        check_resumed_target(st);
         if (!from_queue)
             fz_files_free(seeds);
         char *q = malloc(strlen(st->out.dir) + 8);
         if (!q)
             fz_die("out of memory");
         sprintf(q, "%s/queue", st->out.dir);
-        fz_files_load(seeds, q, "queue of the resumed campaign", FZ_MAX_INPUT, FZ_FILES_KEEP_EMPTY);
+        fz_files_load(seeds, q, "queue of the resumed campaign", FZ_MAX_INPUT,
+                      FZ_FILES_KEEP_EMPTY | FZ_FILES_NO_LINKS);
         free(q);
         fz_info("resuming the campaign in '%s' (%u queue entries)", st->out.dir, seeds->n);
         fz_resume_load_stats(st);
@@ -200,6 +318,47 @@ static void load_inputs(fz_state_t *st, fz_files_t *seeds)
     st->next_hang_id = fz_outdir_next_id(&st->out, "hangs");
     st->stats.saved_crashes = st->next_crash_id;
     st->stats.saved_hangs = st->next_hang_id;
+    st->stats.crashes_at_start = st->stats.crashes_written = st->stats.saved_crashes;
+}
+
+/* The campaign's first files: the seeds, cmdline, fuzzer_setup, the first
+ * fuzzer_stats and plot_data.  A fresh campaign is all or nothing: if one
+ * write fails (a full disk), what was written is removed again, so no
+ * campaign with only part of the seeds is left for a resume to go on
+ * without the rest; the same command works once there is space. */
+static void save_start_files(fz_state_t *st)
+{
+    const char *failed = "queue";
+    int rc = fz_calibrate_save_seeds(st);
+    if (!rc)
+        rc = write_setup_files(st, &failed);
+    if (!rc) {
+        failed = "fuzzer_stats";
+        rc = fz_stats_try_write(st);
+    }
+    if (!rc) {
+        failed = "plot_data";
+        rc = fz_stats_try_plot(st);
+    }
+    if (!rc)
+        return;
+    char msg[1024];
+    if (st->out.resumed) {
+        fz_outdir_describe(&st->out, "", failed, rc, msg, sizeof msg);
+        fz_die("%s", msg);
+    }
+    fz_calibrate_unsave_seeds(st);
+    static const char *const top[] = {"cmdline", "fuzzer_setup", "fuzzer_stats", "plot_data"};
+    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
+        fz_outdir_remove(&st->out, "", top[i]);
+    fz_outdir_describe(&st->out, strcmp(failed, "queue") ? "" : "queue",
+                       strcmp(failed, "queue") ? failed : "", rc, msg, sizeof msg);
+    if (rc == -ENOSPC || rc == -EDQUOT)
+        fz_die("disk full while saving the campaign's first files in '%s' (%s); nothing of it "
+               "was kept (the seeds written were removed again): free some space and run the "
+               "same command again",
+               st->out.dir, failed);
+    fz_die("%s (nothing of the campaign was kept)", msg);
 }
 
 static uint64_t pick_seed(void)
@@ -213,12 +372,24 @@ static uint64_t pick_seed(void)
     return s;
 }
 
+/* The first lines of each new crash's report, for the log of a CI run
+ * (the coordinator of -j prints those of all its instances instead). */
+static void report_crashes(fz_state_t *st, uint32_t from_id)
+{
+    if (st->jobs.shared)
+        return;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/crashes", st->out.dir);
+    fz_crashinfo_dir(&st->cfg, dir, from_id, FZ_REPORT_CRASHES);
+}
+
 static int run_campaign(fz_state_t *st, int argc, char **argv)
 {
     fz_files_t seeds;
     memset(&seeds, 0, sizeof(seeds));
     st->command_line = join_command(argc, argv);
     st->stop = &stop_requested;
+    dying_state = st;
     /* Seeds and the target are checked before the output directory is
      * touched, so a mistake there leaves nothing behind. */
     if (strcmp(st->cfg.in_dir, "-") != 0)
@@ -246,20 +417,17 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
         printf("fz-fuzz: stopped by a signal while checking the seeds; nothing was written to "
                "%s\n",
                st->out.dir);
+        free_exec(st); /* the target and its temp file go too */
+        fz_outdir_close(&st->out);
         return FZ_EXIT_OK;
     }
-    fz_calibrate_save_seeds(st);
-    write_setup_files(st);
     if (st->out.resumed)
         fz_stats_plot_resume(st);
+    save_start_files(st);
     st->ui.files_ready = 1;
     if (st->out.resumed)
         fz_resume_known_crashes(st);
     fz_files_free(&seeds);
-    uint64_t crashes_before = st->stats.saved_crashes;
-    st->stats.crashes_at_start = crashes_before;
-    fz_stats_write(st);
-    fz_stats_plot(st);
     fz_sync_init(st); /* -M / -S only; the first sync is the loop's first step */
 
     fz_fuzz_loop(st);
@@ -267,14 +435,26 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     fz_status_final(st, stop_requested            ? "stopped by a signal"
                         : fz_fuzz_found_crash(st) ? "stopped at the first crash (--until-crash)"
                                                   : "done");
-    int found = st->stats.saved_crashes > crashes_before;
-    if (found)
+    st->jobs.last_pub = 0;
+    fz_jobs_publish(st); /* -j: the final counters */
+    int found = crash_status(st);
+    uint64_t before = st->stats.crashes_at_start;
+    if (st->stats.saved_crashes > before) {
         printf("fz-fuzz: %llu crash(es) saved in %s/crashes (see README.txt there to "
                "reproduce)\n",
-               (unsigned long long)(st->stats.saved_crashes - crashes_before), st->out.dir);
+               (unsigned long long)(st->stats.saved_crashes - before), st->out.dir);
+        report_crashes(st, (uint32_t)before);
+    }
+    if (st->crashes_still)
+        printf("fz-fuzz: %u crash(es) saved by the earlier run still crash (exit 3 until they "
+               "are fixed; fz-fuzz --replay %s/crashes lists them)\n",
+               st->crashes_still, st->out.dir);
+    fz_triage_summary(st);
+    dying_state = NULL;
     free_exec(st);
     fz_sync_free(&st->sync);
     fz_queue_free(&st->queue);
+    fz_sites_free(&st->sites);
     fz_dict_free(&st->dict);
     fz_stats_free(&st->stats);
     fz_outdir_close(&st->out);
@@ -286,6 +466,7 @@ int main(int argc, char **argv)
 {
     static fz_state_t st; /* large; static only to keep it off the stack */
     char err[512];
+    fz_version_check(argc, argv, "fz-fuzz");
     switch (fz_options_parse(&st.cfg, argc, argv, err, sizeof(err))) {
     case FZ_OPTIONS_HELP:
         fz_options_usage(stdout, "fz-fuzz");
@@ -302,5 +483,8 @@ int main(int argc, char **argv)
         fsrv_config(&st.cfg, &fcfg);
         return fz_replay(&st.cfg, &fcfg);
     }
+    st.stop = &stop_requested;
+    if (st.cfg.jobs_given)
+        return fz_jobs_run(&st, argc, argv, run_campaign);
     return run_campaign(&st, argc, argv);
 }

@@ -3,6 +3,7 @@
  */
 #include "fz-fuzz/names.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,10 @@ int fz_name_seed(char *buf, size_t n, uint32_t id, const char *orig)
 {
     const char *base = strrchr(orig, '/');
     base = base ? base + 1 : orig;
-    int r = snprintf(buf, n, "id:%06u,time:0,execs:0,orig:%s", id, base);
+    /* A file name has at most NAME_MAX bytes: a long seed name is cut in
+     * orig: (the id keeps names unique) instead of failing the write. */
+    int r = snprintf(buf, n < NAME_MAX + 1 ? n : NAME_MAX + 1, "id:%06u,time:0,execs:0,orig:%s",
+                     id, base);
     /* A ',' in the original name would confuse tools that split on it. */
     for (char *p = strstr(buf, "orig:"); p && *p; p++)
         if (*p == ',')

@@ -18,13 +18,14 @@
 
 /* How a row stores its value. */
 enum opt_kind {
-    OPT_STR,  /* const char * */
-    OPT_U32,  /* uint32_t, decimal */
-    OPT_U64,  /* uint64_t, decimal */
-    OPT_FLAG, /* int set to 1, no argument */
-    OPT_LIST, /* -x: appended to dict_files */
-    OPT_NAME, /* -M/-S: instance name plus is_main */
-    OPT_HELP, /* -h */
+    OPT_STR,     /* const char * */
+    OPT_U32,     /* uint32_t, decimal */
+    OPT_U64,     /* uint64_t, decimal */
+    OPT_FLAG,    /* int set to 1, no argument */
+    OPT_LIST,    /* -x: appended to dict_files */
+    OPT_NAME,    /* -M/-S: instance name plus is_main */
+    OPT_HELP,    /* -h */
+    OPT_VERSION, /* --version: answered by main before parsing (fz-version.h); listed for -h */
 };
 
 struct opt {
@@ -59,13 +60,18 @@ static const struct opt opt_table[] = {
     {"-M", "NAME", OPT_NAME, AT(name),
      "main instance NAME of a parallel run in one -o (syncs with all)"},
     {"-S", "NAME", OPT_NAME, AT(name), "secondary instance NAME (syncs from the main; havoc only)"},
+    {"-j", "N", OPT_U32, AT(jobs),
+     "run N instances sharing -o (a main and N-1 secondaries, one per core); 0: every free core"},
     {"-f", "FILE", OPT_STR, AT(input_file), "write each input to FILE (instead of a private file)"},
     {"-q", NULL, OPT_FLAG, AT(quiet), "no status screen: one log line every few seconds"},
     {"-n", NULL, OPT_FLAG, AT(blind), "blind mode: target not built with fz-cc / afl-cc"},
     {"--until-crash", NULL, OPT_FLAG, AT(until_crash),
      "stop at the first crash saved (exit 3), e.g. with -V as a CI gate"},
+    {"--artifact-prefix", "P", OPT_STR, AT(artifact_prefix),
+     "also write each crash as Pcrash-<sha1> (hang: Ptimeout-<sha1>): CI-safe names, no ':'"},
     {"--replay", "DIR", OPT_STR, AT(replay_dir),
      "run every file in DIR once; exit 3 if one crashes, 4 if one hangs"},
+    {"--version", NULL, OPT_VERSION, 0, "print fz-fuzz's version and exit"},
     {"-h", NULL, OPT_HELP, 0, "this help"},
 };
 
@@ -78,6 +84,25 @@ __attribute__((format(printf, 3, 4))) static int bad(char *err, size_t errlen, c
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
     return FZ_OPTIONS_BAD;
+}
+
+/* Why an explicit 0 is refused for an option, or NULL where 0 is fine.
+ * A 0 usually comes from an empty or unset CI variable: taken as "no
+ * limit" it would make a job that never ends. */
+static const char *zero_refused(size_t off)
+{
+    if (off == AT(max_secs))
+        return "a time limit of 0 would be no limit at all; give a positive number of seconds, "
+               "or leave -V out to run until stopped";
+    if (off == AT(max_len))
+        return "no input could be made; give the largest input length in bytes, or leave -l "
+               "out to derive it from the seeds";
+    if (off == AT(max_execs))
+        return "a budget of 0 runs would be no limit at all; give a positive number, or leave "
+               "-E out to run until stopped";
+    if (off == AT(timeout_ms))
+        return "a run needs some time; give at least 5 ms, or leave -t out for the default";
+    return NULL;
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)
@@ -122,12 +147,16 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         if (parse_u64(val, o->kind == OPT_U32 ? UINT32_MAX : UINT64_MAX, &v) != 0)
             return bad(err, errlen, "%s expects a whole number (%s), not '%s'", o->flag, o->arg,
                        val);
+        if (v == 0 && zero_refused(o->off))
+            return bad(err, errlen, "%s 0: %s", o->flag, zero_refused(o->off));
         if (o->kind == OPT_U32)
             *(uint32_t *)(base + o->off) = (uint32_t)v;
         else
             *(uint64_t *)(base + o->off) = v;
         if (o->off == AT(seed))
             cfg->seed_given = 1;
+        if (o->off == AT(jobs))
+            cfg->jobs_given = 1;
         return FZ_OPTIONS_OK;
     case OPT_FLAG:
         *(int *)(base + o->off) = 1;
@@ -142,7 +171,9 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         return FZ_OPTIONS_OK;
     case OPT_NAME:
         if (strspn(val, FZ_NAME_CHARS) != strlen(val) || val[0] == '.' || !val[0])
-            return bad(err, errlen, "%s NAME may hold only letters, digits, '_', '-', '.': '%s'",
+            return bad(err, errlen,
+                       "%s NAME may hold only letters, digits, '_', '-' and '.', and may not "
+                       "start with '.' (a hidden directory): '%s'",
                        o->flag, val);
         if (strlen(val) > FZ_SYNC_PEER_MAX)
             return bad(err, errlen, "%s NAME is longer than %d characters; use a shorter one",
@@ -156,6 +187,8 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         return FZ_OPTIONS_OK;
     case OPT_HELP:
         return FZ_OPTIONS_HELP;
+    case OPT_VERSION:
+        return FZ_OPTIONS_OK;
     }
     return bad(err, errlen, "internal error: option %s", o->flag);
 }
@@ -165,6 +198,10 @@ static int check_cfg(fz_cfg_t *cfg, char *err, size_t errlen)
 {
     if (!cfg->target_argc)
         return bad(err, errlen, "no target given; usage: fz-fuzz -i seeds -o out -- ./target @@");
+    if (cfg->jobs_given && (cfg->is_main || cfg->is_secondary))
+        return bad(err, errlen,
+                   "-j starts its own main and secondaries (main, sec1, ...); drop -M/-S, or "
+                   "start each instance with -M/-S yourself instead of -j");
     if (cfg->replay_dir)
         return FZ_OPTIONS_OK;
     if (!cfg->in_dir)

@@ -19,23 +19,101 @@
 #include "fz-log.h"
 
 #define LOCK_NAME ".fz.lock"
+#define SPARE_NAME ".fz-spare"
 
-static void make_dir(const char *path, const char *what)
+/* Names fz-fuzz reads or writes at the top of OUT/NAME.  Each is refused
+ * when it is a symlink or another user's: rename() would replace a link
+ * safely, but reads (resume) and the lock would go through it. */
+static const char *const top_entries[] = {
+    LOCK_NAME, "cmdline", "fuzzer_stats", "fuzzer_setup", "plot_data", "is_main_node",
+    ".synced", SPARE_NAME, "fuzzer_stats.json",
+};
+static const char *const sub_names[3] = {"queue", "crashes", "hangs"};
+
+/* Dies if st (of path) is a symlink or not ours. */
+static void check_owned(const struct stat *st, const char *path)
 {
-    if (mkdir(path, 0700) != 0 && errno != EEXIST)
-        fz_die("cannot create %s '%s': %s; check the path and permissions or use another -o", what,
-               path, strerror(errno));
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        fz_die("%s '%s' exists but is not a directory; remove it or use another -o", what, path);
+    if (S_ISLNK(st->st_mode))
+        fz_die("'%s' in the output directory is a symlink; fz-fuzz does not follow links there "
+               "(someone else may have planted it): remove it or use another -o",
+               path);
+    if (st->st_uid != geteuid())
+        fz_die("'%s' in the output directory belongs to another user (uid %u); fz-fuzz writes "
+               "only to its own user's files: remove it or use another -o",
+               path, (unsigned)st->st_uid);
 }
 
-/* Names in dir that are not hidden, or -1 if dir cannot be opened. */
-static long count_entries(const char *dir)
+/* Opens (creating it if missing) the directory name under at without
+ * following a link, and checks it is a directory of ours. */
+static int open_dir(int at, const char *name, const char *path)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    if (mkdirat(at, name, 0700) != 0 && errno != EEXIST)
+        fz_die("cannot create output directory '%s': %s; check the path and permissions or use "
+               "another -o",
+               path, strerror(errno));
+    struct stat st;
+    if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        fz_die("cannot examine output directory '%s': %s", path, strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        fz_die("output directory '%s' is a symlink; fz-fuzz does not follow links in its output "
+               "directory (someone else may have planted it): give the real path or another -o",
+               path);
+    if (!S_ISDIR(st.st_mode))
+        fz_die("output directory '%s' exists but is not a directory; remove it or use another -o",
+               path);
+    int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        fz_die("cannot open output directory '%s': %s; check its permissions or use another -o",
+               path, strerror(errno));
+    if (fstat(fd, &st) != 0 || st.st_uid != geteuid())
+        fz_die("output directory '%s' belongs to another user (uid %u); fz-fuzz writes only to "
+               "its own user's directories: use another -o",
+               path, (unsigned)st.st_uid);
+    return fd;
+}
+
+/* Refuses the entries fz uses in the directory at fd if any is a link or
+ * another user's. */
+static void check_entries(int fd, const char *dir, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        char *p = fz_path_join(dir, names[i], NULL);
+        check_owned(&st, p);
+        free(p);
+    }
+}
+
+/* Removes the temp files a killed run left in the directory at fd
+ * (fz_write_atomic_at's ".fz-tmp.PID"): we hold the lock, so no live
+ * writer owns one. */
+static void remove_stale_temps(int fd)
+{
+    int dup_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+    if (!d) {
+        if (dup_fd >= 0)
+            close(dup_fd);
+        return;
+    }
+    for (struct dirent *de; (de = readdir(d));)
+        if (strncmp(de->d_name, ".fz-tmp.", 8) == 0)
+            unlinkat(fd, de->d_name, 0);
+    closedir(d);
+}
+
+/* Names in the directory at fd that are not hidden, or -1 on error. */
+static long count_entries(int fd)
+{
+    int dup_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+    if (!d) {
+        if (dup_fd >= 0)
+            close(dup_fd);
         return -1;
+    }
     long n = 0;
     for (struct dirent *de; (de = readdir(d));)
         if (de->d_name[0] != '.')
@@ -47,10 +125,14 @@ static long count_entries(const char *dir)
 static void take_lock(fz_outdir_t *od)
 {
     char *lock = fz_path_join(od->dir, LOCK_NAME, NULL);
-    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    int fd = openat(od->dir_fd, LOCK_NAME, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         fz_die("cannot open lock file '%s': %s; check permissions or use another -o", lock,
                strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        fz_die("lock file '%s' is not a regular file; remove it or use another -o", lock);
+    check_owned(&st, lock);
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         char buf[32] = "";
         ssize_t r = pread(fd, buf, sizeof(buf) - 1, 0);
@@ -73,60 +155,189 @@ static void take_lock(fz_outdir_t *od)
 void fz_outdir_open(fz_outdir_t *od, const char *root, const char *name, int resume)
 {
     memset(od, 0, sizeof(*od));
-    od->lock_fd = -1;
-    make_dir(root, "output directory");
+    od->lock_fd = od->spare_fd = od->dir_fd = -1;
+    for (int i = 0; i < 3; i++)
+        od->sub_fd[i] = -1;
+    int root_fd = open_dir(AT_FDCWD, root, root);
     od->dir = fz_path_join(root, name, NULL);
-    make_dir(od->dir, "output directory");
+    od->dir_fd = open_dir(root_fd, name, od->dir);
+    close(root_fd);
+    check_entries(od->dir_fd, od->dir, top_entries, sizeof top_entries / sizeof top_entries[0]);
+    check_entries(od->dir_fd, od->dir, sub_names, 3);
     take_lock(od);
 
-    char *q = fz_path_join(od->dir, "queue", NULL);
-    char *stats = fz_path_join(od->dir, "fuzzer_stats", NULL);
-    long n = count_entries(q);
-    int campaign = n > 0 || access(stats, F_OK) == 0;
+    struct stat st;
+    int q = openat(od->dir_fd, "queue", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    long n = q >= 0 ? count_entries(q) : 0;
+    if (q >= 0)
+        close(q);
+    int campaign = n > 0 || fstatat(od->dir_fd, "fuzzer_stats", &st, AT_SYMLINK_NOFOLLOW) == 0;
     if (campaign && !resume)
         fz_die("output directory '%s' holds an earlier campaign (%ld queue entries); resume it "
                "with -i - (or FZ_AUTORESUME=1) or use another -o (nothing was deleted)",
                od->dir, n > 0 ? n : 0);
     od->resumed = campaign && n > 0;
-    free(q);
-    free(stats);
-    const char *subs[] = {"queue", "crashes", "hangs"};
+    remove_stale_temps(od->dir_fd);
     for (int i = 0; i < 3; i++) {
-        char *p = fz_path_join(od->dir, subs[i], NULL);
-        make_dir(p, "output directory");
+        char *p = fz_path_join(od->dir, sub_names[i], NULL);
+        od->sub_fd[i] = open_dir(od->dir_fd, sub_names[i], p);
+        remove_stale_temps(od->sub_fd[i]);
         free(p);
     }
+    static const char *const readme[] = {"README.txt"};
+    char *crashes = fz_path_join(od->dir, "crashes", NULL);
+    check_entries(od->sub_fd[1], crashes, readme, 1);
+    free(crashes);
 }
 
 void fz_outdir_close(fz_outdir_t *od)
 {
     if (od->lock_fd >= 0)
         close(od->lock_fd); /* drops the flock; the file stays, harmless */
-    od->lock_fd = -1;
+    if (od->spare_fd >= 0)
+        close(od->spare_fd);
+    if (od->dir_fd >= 0)
+        close(od->dir_fd);
+    for (int i = 0; i < 3; i++)
+        if (od->sub_fd[i] >= 0)
+            close(od->sub_fd[i]);
+    od->lock_fd = od->spare_fd = od->dir_fd = od->sub_fd[0] = od->sub_fd[1] = od->sub_fd[2] = -1;
     free(od->dir);
     od->dir = NULL;
 }
 
 int fz_write_atomic(const char *dir, const char *name, const void *data, size_t len)
 {
-    char *dst = fz_path_join(dir, name, NULL);
-    int rc = fz_file_write_atomic(dst, data, len, 0600) ? -errno : 0;
-    free(dst);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int rc = fz_write_atomic_at(fd, name, data, len, 0600) ? -errno : 0;
+    close(fd);
     return rc;
 }
 
-void fz_outdir_save(const fz_outdir_t *od, const char *sub, const char *name, const void *data,
+/* The descriptor of SUB: one of those held, or a new one (*opened). */
+static int sub_dir(const fz_outdir_t *od, const char *sub, int *opened)
+{
+    *opened = 0;
+    if (!sub[0])
+        return od->dir_fd;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(sub, sub_names[i]) == 0)
+            return od->sub_fd[i];
+    *opened = 1;
+    return openat(od->dir_fd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+int fz_outdir_try_save(fz_outdir_t *od, const char *sub, const char *name, const void *data,
+                       size_t len)
+{
+    int opened, fd = sub_dir(od, sub, &opened);
+    if (fd < 0)
+        return errno == ELOOP || errno == ENOTDIR ? -ELOOP : -errno;
+    int rc = fz_write_atomic_at(fd, name, data, len, 0600) ? -errno : 0;
+    if (opened)
+        close(fd);
+    return rc;
+}
+
+void fz_outdir_describe(const fz_outdir_t *od, const char *sub, const char *name, int rc,
+                        char *msg, size_t n)
+{
+    const char *slash = sub[0] ? "/" : "";
+    if (rc == -ENOSPC || rc == -EDQUOT)
+        snprintf(msg, n,
+                 "disk full while writing '%s/%s%s%s'; free some space and resume with -i - "
+                 "(everything saved before is intact)",
+                 od->dir, sub, slash, name);
+    else if (rc == -ELOOP)
+        snprintf(msg, n,
+                 "'%s/%s' is a symlink (or not a directory); fz-fuzz does not follow links in "
+                 "its output directory: remove it",
+                 od->dir, sub);
+    else
+        snprintf(msg, n, "cannot write '%s/%s%s%s': %s; check the output directory", od->dir,
+                 sub, slash, name, strerror(-rc));
+}
+
+void fz_outdir_save(fz_outdir_t *od, const char *sub, const char *name, const void *data,
                     size_t len)
 {
-    char *dir = fz_path_join(od->dir, sub, NULL);
-    int rc = fz_write_atomic(dir, name, data, len);
-    if (rc == -ENOSPC || rc == -EDQUOT)
-        fz_die("disk full while writing '%s/%s'; free some space and resume with -i - "
-               "(everything saved before is intact)",
-               dir, name);
-    if (rc != 0)
-        fz_die("cannot write '%s/%s': %s; check the output directory", dir, name, strerror(-rc));
-    free(dir);
+    int rc = fz_outdir_try_save(od, sub, name, data, len);
+    if (rc == 0)
+        return;
+    char msg[1024];
+    fz_outdir_describe(od, sub, name, rc, msg, sizeof msg);
+    fz_die("%s", msg);
+}
+
+/* Makes the spare file (see fz_outdir_save_reserved) if there is none. */
+static void make_spare(fz_outdir_t *od)
+{
+    if (od->spare_fd >= 0)
+        return;
+    int fd = openat(od->dir_fd, SPARE_NAME, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+                    0600);
+    if (fd < 0)
+        return;
+    if (posix_fallocate(fd, 0, FZ_OUTDIR_SPARE) != 0) {
+        close(fd);
+        unlinkat(od->dir_fd, SPARE_NAME, 0);
+        return;
+    }
+    od->spare_fd = fd;
+}
+
+int fz_outdir_save_reserved(fz_outdir_t *od, const char *name, const void *data, size_t len)
+{
+    int rc = fz_outdir_try_save(od, "", name, data, len);
+    if (rc == 0) {
+        make_spare(od);
+        return 0;
+    }
+    if ((rc != -ENOSPC && rc != -EDQUOT) || od->spare_fd < 0 || len > FZ_OUTDIR_SPARE)
+        return rc;
+    /* The spare's blocks are allocated already: overwriting them and
+     * shrinking the file needs no new space, and the rename keeps the
+     * replacement atomic.  The old file's blocks are freed by it. */
+    if (pwrite(od->spare_fd, data, len, 0) != (ssize_t)len || ftruncate(od->spare_fd, (off_t)len) ||
+        renameat(od->dir_fd, SPARE_NAME, od->dir_fd, name))
+        return rc;
+    close(od->spare_fd);
+    od->spare_fd = -1;
+    make_spare(od); /* may fit again in the freed space */
+    return 0;
+}
+
+void fz_outdir_remove(fz_outdir_t *od, const char *sub, const char *name)
+{
+    int opened, fd = sub_dir(od, sub, &opened);
+    if (fd < 0)
+        return;
+    unlinkat(fd, name, 0);
+    if (opened)
+        close(fd);
+}
+
+char *fz_outdir_read(const fz_outdir_t *od, const char *name, size_t max)
+{
+    int fd = openat(od->dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    char *buf = malloc(max + 1);
+    if (!buf)
+        fz_die("out of memory");
+    size_t got = 0;
+    for (ssize_t r; got < max && (r = read(fd, buf + got, max - got)) != 0;) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    buf[got] = 0;
+    return buf;
 }
 
 static int cmp_file(const void *a, const void *b)
@@ -148,7 +359,12 @@ static void load_one(fz_files_t *files, const char *dir, const char *name, const
 {
     char *path = fz_path_join(dir, name, NULL);
     struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int r = flags & FZ_FILES_NO_LINKS ? lstat(path, &st) : stat(path, &st);
+    if (r == 0 && S_ISLNK(st.st_mode))
+        fz_die("'%s' in the %s is a symlink; fz-fuzz does not follow links in its output "
+               "directory (someone else may have planted it): remove it",
+               path, what);
+    if (r != 0 || !S_ISREG(st.st_mode)) {
         free(path);
         return;
     }
@@ -217,12 +433,17 @@ void fz_files_free(fz_files_t *files)
 
 uint32_t fz_outdir_next_id(const fz_outdir_t *od, const char *sub)
 {
-    char *dir = fz_path_join(od->dir, sub, NULL);
-    DIR *d = opendir(dir);
-    free(dir);
+    int opened, fd = sub_dir(od, sub, &opened);
+    int dup_fd = fd >= 0 ? openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (opened && fd >= 0)
+        close(fd);
+    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
     uint32_t next = 0;
-    if (!d)
+    if (!d) {
+        if (dup_fd >= 0)
+            close(dup_fd);
         return 0;
+    }
     for (struct dirent *de; (de = readdir(d));) {
         long id = fz_name_id(de->d_name);
         if (id >= 0 && (uint32_t)id + 1 > next)

@@ -5,6 +5,7 @@
  */
 #include "queue.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

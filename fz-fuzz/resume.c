@@ -23,6 +23,7 @@ int fz_resume_parse_stats(const char *text, fz_stats_t *s)
         {"total_crashes", offsetof(fz_stats_t, prev_total_crashes)},
         {"total_hangs", offsetof(fz_stats_t, prev_total_hangs)},
         {"flaky_crashes", offsetof(fz_stats_t, prev_flaky_crashes)},
+        {"flaky_crash_sites", offsetof(fz_stats_t, prev_flaky_sites)},
     };
     int found = 0;
     for (const char *line = text; line && *line; line = strchr(line, '\n'), line += !!line) {
@@ -35,9 +36,14 @@ int fz_resume_parse_stats(const char *text, fz_stats_t *s)
             if (!colon || (eol && colon > eol))
                 continue;
             char *end;
-            unsigned long long v = strtoull(colon + 1, &end, 10);
-            if (end == colon + 1 || (*end && *end != '\n' && *end != ' '))
+            const char *num = colon + 1 + strspn(colon + 1, " ");
+            /* strtoull would take "-2" as 2^64 - 2: a count is never signed. */
+            unsigned long long v = *num == '-' ? 0 : strtoull(num, &end, 10);
+            if (*num == '-' || end == num || (*end && *end != '\n' && *end != ' ')) {
+                fz_warn("fuzzer_stats: ignoring %s '%.*s' (not a count); it starts from 0",
+                        keys[i].key, (int)strcspn(num, "\n"), num);
                 continue;
+            }
             *(uint64_t *)((char *)s + keys[i].off) = v;
             found++;
         }
@@ -47,26 +53,22 @@ int fz_resume_parse_stats(const char *text, fz_stats_t *s)
 
 void fz_resume_load_stats(fz_state_t *st)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/fuzzer_stats", st->out.dir);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    /* fz-fuzz writes at most 8 KiB (stats.c) */
+    char *text = fz_outdir_read(&st->out, "fuzzer_stats", 16384);
+    if (!text)
         return; /* stopped before its first stats write: nothing to carry */
-    char text[16384]; /* fz-fuzz writes at most 8 KiB (stats.c) */
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = 0;
     fz_resume_parse_stats(text, &st->stats);
+    free(text);
 }
 
-void fz_resume_known_crashes(fz_state_t *st)
+uint32_t fz_resume_known_crashes(fz_state_t *st)
 {
     fz_exec_t *x = &st->exec;
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/crashes", st->out.dir);
     fz_files_t files = {0};
     fz_files_load(&files, dir, "crashes directory of the resumed campaign", FZ_MAX_INPUT,
-                  FZ_FILES_MAY_BE_EMPTY | FZ_FILES_KEEP_EMPTY);
+                  FZ_FILES_MAY_BE_EMPTY | FZ_FILES_KEEP_EMPTY | FZ_FILES_NO_LINKS);
     uint32_t ran = 0, still = 0;
     for (uint32_t i = 0; i < files.n && ran < FZ_RESUME_MAX_CRASHES; i++) {
         if (strncmp(files.f[i].name, "id:", 3) != 0)
@@ -81,10 +83,18 @@ void fz_resume_known_crashes(fz_state_t *st)
             continue;
         still++;
         fz_exec_commit(x, &rec, NULL); /* into the crash virgin map (blind: its signal) */
+        /* Its site is known too: the same bug is not saved again. */
+        if (rec.site && !fz_sites_find(&st->sites, rec.site))
+            fz_sites_add(&st->sites, &x->fs.last_site, rec.signal, files.f[i].name, 0);
     }
     st->stats.calib_execs += ran;
+    st->crashes_still = still;
     fz_files_free(&files);
-    if (ran)
+    if (ran && st->target_changed)
+        fz_info("re-ran %u saved crash(es) against the changed target: %u still crash%s", ran,
+                still, still < ran ? " (the others no longer do with this build)" : "");
+    else if (ran)
         fz_info("re-ran %u saved crash(es), %u still crash: the same crashes are not saved again",
                 ran, still);
+    return still;
 }

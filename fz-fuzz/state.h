@@ -14,10 +14,12 @@
 #include <stdint.h>
 
 #include "fz-fuzz/diag.h"
+#include "fz-fuzz/jobs.h"
 #include "core/exec.h"
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/outdir.h"
 #include "fz-fuzz/queue.h"
+#include "fz-fuzz/sites.h"
 #include "fz-fuzz/stats.h"
 #include "fz-fuzz/sync.h"
 #include "mutators/dict.h"
@@ -62,13 +64,18 @@ typedef struct fz_state {
     fz_stats_t stats;
     fz_ui_t ui;
     fz_sync_t sync;
+    fz_jobs_link_t jobs; /* -j: this instance's link to its campaign (jobs.c) */
     fz_diag_seen_t diag; /* target warnings given so far (diag.c) */
+    fz_sites_t sites;    /* crash sites seen (triage.c) */
     fz_rng_t rng;
     fz_dict_t dict;
     uint32_t cur_entry;          /* id of the entry being fuzzed */
     uint32_t next_queue_id;      /* id:N of the next file in queue/ */
     uint32_t next_crash_id;      /* id:N of the next file in crashes/ */
     uint32_t next_hang_id;       /* id:N of the next file in hangs/ */
+    uint32_t crashes_still;      /* resumed: saved crashes that still crash (resume.c) */
+    int target_changed;          /* resumed: the target binary is not the one the
+                                    campaign ran before (main.c) */
     const char *command_line;    /* the whole command line, for cmdline/stats */
     volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM (main.c's handler) */
 } fz_state_t;

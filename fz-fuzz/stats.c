@@ -73,6 +73,8 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "total_crashes     : %llu\n"
         "total_hangs       : %llu\n"
         "flaky_crashes     : %llu\n"
+        "unique_crash_sites: %u\n"
+        "flaky_crash_sites : %llu\n"
         "rng_seed          : %llu\n"
         "sync_execs        : %llu\n"
         "afl_banner        : %s\n"
@@ -95,7 +97,8 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         r->testcache_count, r->testcache_evict, r->execs_per_fork,
         (unsigned long long)r->calibration_execs, (unsigned long long)r->minimization_execs,
         (unsigned long long)r->total_crashes, (unsigned long long)r->total_hangs,
-        (unsigned long long)r->flaky_crashes, (unsigned long long)r->seed,
+        (unsigned long long)r->flaky_crashes, r->unique_crash_sites,
+        (unsigned long long)r->flaky_crash_sites, (unsigned long long)r->seed,
         (unsigned long long)r->sync_execs, r->afl_banner ? r->afl_banner : "", FZ_VERSION,
         r->target_mode ? r->target_mode : "default", r->fsrv_protocol ? r->fsrv_protocol : "v1",
         r->target_warnings && *r->target_warnings ? r->target_warnings : "none",
@@ -190,21 +193,108 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->total_crashes = s->prev_total_crashes + s->total_crashes;
     r->total_hangs = s->prev_total_hangs + s->total_hangs;
     r->flaky_crashes = s->prev_flaky_crashes + s->flaky_crashes;
+    r->unique_crash_sites = fz_sites_count(&st->sites);
+    r->flaky_crash_sites = s->prev_flaky_sites + st->sites.flaky;
     r->seed = st->cfg.seed;
     r->sync_execs = st->sync.execs;
     r->target_warnings = st->diag.summary;
 }
 
-void fz_stats_write(fz_state_t *st)
+int fz_stats_try_write(fz_state_t *st)
 {
+    char json[16384];
     fz_stats_report_t r;
     fz_stats_collect(st, &r);
-    char buf[8192];
+    char buf[FZ_OUTDIR_SPARE];
     int n = fz_stats_format(buf, sizeof(buf), &r);
     if (n >= (int)sizeof(buf))
         n = sizeof(buf) - 1;
-    fz_outdir_save(&st->out, "", "fuzzer_stats", buf, (size_t)n);
+    int rc = fz_outdir_save_reserved(&st->out, "fuzzer_stats", buf, (size_t)n);
+    if (rc)
+        return rc;
     st->stats.last_stats_ms = fz_now_ms();
+    st->stats.crashes_written = st->stats.saved_crashes;
+    int jn = fz_stats_json(buf, json, sizeof json);
+    return jn > 0 ? fz_outdir_try_save(&st->out, "", "fuzzer_stats.json", json, (size_t)jn) : 0;
+}
+
+/* Dies with the output directory's message for a failed write. */
+static void die_write(fz_state_t *st, const char *name, int rc)
+{
+    char msg[1024];
+    fz_outdir_describe(&st->out, "", name, rc, msg, sizeof msg);
+    fz_die("%s", msg);
+}
+
+void fz_stats_write(fz_state_t *st)
+{
+    int rc = fz_stats_try_write(st);
+    if (rc)
+        die_write(st, "fuzzer_stats", rc);
+}
+
+/* A value that is a JSON number as written (no leading zeros, no inf). */
+static int json_number(const char *v, size_t n)
+{
+    if (!n || n > 40 || (v[0] == '0' && n > 1 && v[1] != '.') || (v[0] == '-' && n == 1))
+        return 0;
+    char tmp[48];
+    memcpy(tmp, v, n);
+    tmp[n] = 0;
+    char *end;
+    strtod(tmp, &end);
+    return *end == 0 && strspn(tmp, "-0123456789.eE+") == n;
+}
+
+static void json_string(FILE *f, const char *v, size_t n)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)v[i];
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+int fz_stats_json(const char *stats, char *buf, size_t n)
+{
+    FILE *f = fmemopen(buf, n, "w");
+    if (!f)
+        return -1;
+    fputs("{", f);
+    int first = 1;
+    for (const char *l = stats; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        const char *colon = memchr(l, ':', len);
+        if (colon) {
+            size_t kl = (size_t)(colon - l);
+            while (kl && l[kl - 1] == ' ')
+                kl--;
+            const char *v = colon + 1 + (colon[1] == ' ');
+            size_t vl = len - (size_t)(v - l);
+            fputs(first ? "\n  " : ",\n  ", f);
+            json_string(f, l, kl);
+            fputs(": ", f);
+            /* Numbers stay numbers; afl_version ("0.1") is a name, not a number. */
+            if (json_number(v, vl) && strncmp(l, "afl_version", kl) != 0)
+                fwrite(v, 1, vl, f);
+            else
+                json_string(f, v, vl);
+            first = 0;
+        }
+        l += len + (end != NULL);
+    }
+    fputs("\n}\n", f);
+    long pos = ftell(f);
+    int bad = ferror(f) || pos < 0 || (size_t)pos >= n - 1;
+    fclose(f);
+    return bad ? -1 : (int)pos;
 }
 
 static void plot_append(fz_stats_t *s, const char *text, size_t len)
@@ -219,36 +309,52 @@ static void plot_append(fz_stats_t *s, const char *text, size_t len)
     s->plot_len += len;
 }
 
-void fz_stats_plot(fz_state_t *st)
+int fz_stats_try_plot(fz_state_t *st)
 {
     fz_stats_t *s = &st->stats;
     if (!s->plot_len)
         plot_append(s, FZ_PLOT_HEADER, strlen(FZ_PLOT_HEADER));
     fz_stats_report_t r;
     fz_stats_collect(st, &r);
+    if (r.run_time < s->plot_last_time)
+        r.run_time = s->plot_last_time;
+    s->plot_last_time = r.run_time;
     char line[256];
     int n = fz_stats_plot_line(line, sizeof(line), &r);
     plot_append(s, line, (size_t)n);
-    fz_outdir_save(&st->out, "", "plot_data", s->plot, s->plot_len);
     s->last_plot_ms = fz_now_ms();
+    return fz_outdir_try_save(&st->out, "", "plot_data", s->plot, s->plot_len);
+}
+
+void fz_stats_plot(fz_state_t *st)
+{
+    int rc = fz_stats_try_plot(st);
+    if (rc)
+        die_write(st, "plot_data", rc);
 }
 
 void fz_stats_plot_resume(fz_state_t *st)
 {
-    size_t n = strlen(st->out.dir) + 16;
-    char *path = malloc(n);
-    if (!path)
-        fz_die("out of memory");
-    snprintf(path, n, "%s/plot_data", st->out.dir);
-    FILE *f = fopen(path, "r");
-    free(path);
-    if (!f)
+    char *text = fz_outdir_read(&st->out, "plot_data", 256u << 20);
+    if (!text)
         return;
-    char buf[4096];
-    size_t r;
-    while ((r = fread(buf, 1, sizeof(buf), f)) > 0)
-        plot_append(&st->stats, buf, r);
-    fclose(f);
+    size_t len = strlen(text);
+    plot_append(&st->stats, text, len);
+    /* The last line's relative_time: plot_data may be newer than
+     * fuzzer_stats (a kill between the two writes). */
+    while (len && text[len - 1] == '\n')
+        len--;
+    text[len] = 0;
+    const char *last = strrchr(text, '\n');
+    last = last ? last + 1 : text;
+    char *end;
+    unsigned long long t = last[0] >= '0' && last[0] <= '9' ? strtoull(last, &end, 10) : 0;
+    if (t && *end == ',') {
+        st->stats.plot_last_time = t;
+        if (t > st->stats.prev_run_time)
+            st->stats.prev_run_time = t;
+    }
+    free(text);
 }
 
 void fz_stats_rate_sample(fz_stats_t *s, uint64_t now_ms, uint64_t execs)

@@ -18,6 +18,8 @@
 typedef struct fz_stats {
     uint64_t start_ms;
     uint64_t last_find_ms, last_crash_ms, last_hang_ms; /* 0 = never */
+    uint64_t last_edge_ms; /* last own find that reached an edge never seen (not
+                              only a new count); 0 = never */
     uint64_t execs_at_last_crash;
     uint64_t calib_execs;      /* runs spent calibrating */
     uint64_t min_execs;        /* runs spent trimming queue entries and minimizing crashes */
@@ -36,6 +38,9 @@ typedef struct fz_stats {
     uint32_t found_at_cycle;   /* corpus_found when the cycle started */
     uint64_t last_plot_ms;     /* when plot_data last got a line */
     uint64_t last_stats_ms;    /* when fuzzer_stats was last written */
+    uint64_t crashes_written;  /* saved_crashes in the last fuzzer_stats written: a new
+                                  crash is written at once (status.c) */
+    uint64_t plot_last_time;   /* relative_time of plot_data's last line (never goes back) */
     uint64_t flaky_crashes;    /* unique crashes that did not crash again when
                                   minimized: saved as found, unminimized */
     /* Samples of (time, session execs), one per second at most (status.c),
@@ -46,7 +51,7 @@ typedef struct fz_stats {
      * added to this session's for execs_done, run_time, cycles_done,
      * total_crashes, total_hangs and flaky_crashes. */
     uint64_t prev_execs, prev_run_time, prev_cycles, prev_total_crashes, prev_total_hangs;
-    uint64_t prev_flaky_crashes;
+    uint64_t prev_flaky_crashes, prev_flaky_sites;
     char *plot;                /* plot_data so far (rewritten whole, atomically) */
     size_t plot_len, plot_cap;
 } fz_stats_t;
@@ -79,6 +84,8 @@ typedef struct fz_stats_report {
     uint64_t calibration_execs, minimization_execs, total_crashes, total_hangs;
     uint64_t flaky_crashes; /* saved unminimized: they did not crash again at once
                                (the whole campaign's, across resumes) */
+    uint32_t unique_crash_sites; /* distinct crash sites seen (sites.h), resumed ones too */
+    uint64_t flaky_crash_sites;  /* crashes whose site moved when rerun (campaign total) */
     uint64_t seed;
     uint64_t sync_execs;         /* target runs spent on other instances' files (sync.c) */
     const char *target_warnings; /* diag.h's short form; "" or NULL: "none" */
@@ -89,12 +96,19 @@ typedef struct fz_stats_report {
     "# relative_time, cycles_done, cur_item, corpus_count, pending_total, pending_favs, "          \
     "map_size, saved_crashes, saved_hangs, max_depth, execs_per_sec, total_execs, edges_found\n"
 
-/* The fz version afl_version shows. */
-#define FZ_VERSION "0.1"
+/* FZ_VERSION, which afl_version shows. */
+#include "fz-version.h"
 
 /* Format fuzzer_stats / one plot_data line into buf; return snprintf's value. */
 int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r);
 int fz_stats_plot_line(char *buf, size_t n, const fz_stats_report_t *r);
+
+/* fuzzer_stats text as one JSON object, the same keys in the same order
+ * with the same values: numbers as JSON numbers, the rest (percentages,
+ * names, the command line) as strings.  Returns the length written to buf
+ * (NUL-terminated), -1 if it does not fit.  fz_stats_write writes it as
+ * fuzzer_stats.json beside fuzzer_stats, each atomically. */
+int fz_stats_json(const char *stats, char *buf, size_t n);
 
 /* Milliseconds since the epoch (for the report and file names only: no
  * decision of the fuzz loop depends on it when -s is given). */
@@ -105,11 +119,21 @@ struct fz_state;
 /* Gather r from the running campaign. */
 void fz_stats_collect(const struct fz_state *st, fz_stats_report_t *r);
 
-/* Write fuzzer_stats now; append a line to plot_data now. */
+/* Write fuzzer_stats now; append a line to plot_data now.  Both die with
+ * the reason (e.g. a full disk) when the write fails. */
 void fz_stats_write(struct fz_state *st);
 void fz_stats_plot(struct fz_state *st);
 
-/* Load an earlier plot_data when resuming, so the history is kept. */
+/* The same without dying (for the exit paths of a run that is ending on an
+ * error anyway); fuzzer_stats uses the output directory's spare on a full
+ * disk.  Return 0 or -errno. */
+int fz_stats_try_write(struct fz_state *st);
+int fz_stats_try_plot(struct fz_state *st);
+
+/* Load an earlier plot_data when resuming, so the history is kept; its last
+ * relative_time, when later than fuzzer_stats' run_time (a kill between
+ * the two writes), becomes the run time carried over, so relative_time
+ * never goes back. */
 void fz_stats_plot_resume(struct fz_state *st);
 
 void fz_stats_free(fz_stats_t *s);

@@ -7,15 +7,49 @@
 #include "status.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/coverage.h"
 #include "fz-fuzz/diag.h"
+#include "fz-fuzz/jobs.h"
+
+/* 1 if the terminfo database has an entry for term (where ncurses looks:
+ * $TERMINFO, ~/.terminfo, $TERMINFO_DIRS, the system directories; by first
+ * letter or its hex code). */
+static int terminfo_has(const char *term)
+{
+    const char *home = getenv("HOME"), *dirs = getenv("TERMINFO_DIRS");
+    char list[4096];
+    snprintf(list, sizeof list, "%s:%s%s:%s:/etc/terminfo:/lib/terminfo:/usr/share/terminfo",
+             getenv("TERMINFO") ? getenv("TERMINFO") : "", home ? home : "",
+             home ? "/.terminfo" : "", dirs ? dirs : "");
+    char *save = NULL;
+    for (char *d = strtok_r(list, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        char path[4200];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%c/%s", d, term[0], term);
+        if (stat(path, &sb) == 0)
+            return 1;
+        snprintf(path, sizeof path, "%s/%02x/%s", d, (unsigned char)term[0], term);
+        if (stat(path, &sb) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int fz_status_term_ok(const char *term)
+{
+    return term && *term && strcmp(term, "dumb") != 0 && !strchr(term, '/') && terminfo_has(term);
+}
 
 void fz_status_init(fz_state_t *st)
 {
-    st->ui.tty = !st->cfg.quiet && isatty(STDOUT_FILENO);
+    /* The screen needs cursor addressing: a dumb terminal, or one the
+     * system knows nothing about, gets the plain log lines instead. */
+    st->ui.tty = !st->cfg.quiet && isatty(STDOUT_FILENO) && fz_status_term_ok(getenv("TERM"));
     st->ui.next_check = fz_state_execs(st) + 1; /* the first run measures the speed */
     st->ui.last_check_execs = fz_state_execs(st);
     st->ui.last_check_ms = st->stats.start_ms;
@@ -36,11 +70,32 @@ static void fmt_ago(char *buf, size_t n, uint64_t now, uint64_t then)
              (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
 }
 
+/* "12m 05s left" under -V, "" otherwise. */
+static void fmt_left(char *buf, size_t n, const fz_state_t *st, uint64_t now)
+{
+    buf[0] = 0;
+    if (!st->cfg.max_secs)
+        return;
+    uint64_t end = st->stats.start_ms + st->cfg.max_secs * 1000;
+    uint64_t s = now >= end ? 0 : (end - now + 999) / 1000;
+    snprintf(buf, n, "%lluh %02llum %02llus left (-V %llu)", (unsigned long long)(s / 3600),
+             (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60),
+             (unsigned long long)st->cfg.max_secs);
+}
+
+/* Share of the current queue cycle done, from the entry being fuzzed. */
+static double cycle_pct(const fz_stats_report_t *r)
+{
+    return r->corpus_count ? 100.0 * r->cur_item / r->corpus_count : 0;
+}
+
 static void draw(fz_state_t *st, const fz_stats_report_t *r, uint64_t now)
 {
-    char find[48], crash[48];
+    char find[48], crash[48], edge[48], left[64];
     fmt_ago(find, sizeof(find), now, st->stats.last_find_ms);
     fmt_ago(crash, sizeof(crash), now, st->stats.last_crash_ms);
+    fmt_ago(edge, sizeof(edge), now, st->stats.last_edge_ms);
+    fmt_left(left, sizeof(left), st, now);
     uint64_t t = r->run_time;
     printf("\033[H"
            "  fz-fuzz %s  --  %s\033[K\n\n"
@@ -52,8 +107,9 @@ static void draw(fz_state_t *st, const fz_stats_report_t *r, uint64_t now)
            "  crashes    %llu saved  (%llu total runs crashed, %llu flaky)\033[K\n"
            "  hangs      %llu saved  (timeout %u ms)\033[K\n"
            "  last find  %s\033[K\n"
+           "  last edge  %s\033[K\n"
            "  last crash %s\033[K\n"
-           "  now        entry %u of %u\033[K\n",
+           "  now        entry %u of %u  (cycle %llu, %.0f%% done)\033[K\n",
            FZ_VERSION, st->out.dir, (unsigned long long)(t / 3600),
            (unsigned long long)(t / 60 % 60), (unsigned long long)(t % 60),
            (unsigned long long)r->execs_done, st->ui.recent_eps, r->execs_per_sec, r->corpus_count,
@@ -61,7 +117,10 @@ static void draw(fz_state_t *st, const fz_stats_report_t *r, uint64_t now)
            (unsigned long long)r->cycles_done, (unsigned long long)r->cycles_wo_finds,
            (unsigned long long)r->saved_crashes, (unsigned long long)r->total_crashes,
            (unsigned long long)r->flaky_crashes, (unsigned long long)r->saved_hangs,
-           r->exec_timeout, find, crash, r->cur_item, r->corpus_count);
+           r->exec_timeout, find, edge, crash, r->cur_item, r->corpus_count,
+           (unsigned long long)r->cycles_done + 1, cycle_pct(r));
+    if (left[0])
+        printf("  time       %s\033[K\n", left);
     if (st->sync.enabled)
         printf("  sync       %u imported from other instances, %llu runs on their files\033[K\n",
                r->corpus_imported, (unsigned long long)r->sync_execs);
@@ -77,12 +136,27 @@ void fz_status_line(fz_state_t *st)
     char sync[64] = ""; /* only instances that sync say so */
     if (st->sync.enabled)
         snprintf(sync, sizeof(sync), ", imported %u", r.corpus_imported);
+    uint64_t now = fz_now_ms();
+    char left[80] = "";
+    if (st->cfg.max_secs) {
+        uint64_t end = st->stats.start_ms + st->cfg.max_secs * 1000;
+        snprintf(left, sizeof left, ", %llus left",
+                 (unsigned long long)(now >= end ? 0 : (end - now + 999) / 1000));
+    }
+    char find[32] = "none", edge[32] = "none";
+    if (st->stats.last_find_ms)
+        snprintf(find, sizeof find, "%llus ago",
+                 (unsigned long long)((now - st->stats.last_find_ms) / 1000));
+    if (st->stats.last_edge_ms)
+        snprintf(edge, sizeof edge, "%llus ago",
+                 (unsigned long long)((now - st->stats.last_edge_ms) / 1000));
     printf("[%llus] execs %llu (%.0f/s), corpus %u (%u fav%s), edges %u (%.2f%%), stability "
-           "%.2f%%, cycles %llu, crashes %llu, hangs %llu\n",
+           "%.2f%%, cycles %llu done (this one %.0f%%), crashes %llu, hangs %llu, last find %s, "
+           "last new edge %s%s\n",
            (unsigned long long)r.run_time, (unsigned long long)r.execs_done, r.execs_per_sec,
            r.corpus_count, r.corpus_favored, sync, r.edges_found, r.bitmap_cvg, r.stability,
-           (unsigned long long)r.cycles_done, (unsigned long long)r.saved_crashes,
-           (unsigned long long)r.saved_hangs);
+           (unsigned long long)r.cycles_done, cycle_pct(&r), (unsigned long long)r.saved_crashes,
+           (unsigned long long)r.saved_hangs, find, edge, left);
     fflush(stdout);
 }
 
@@ -99,7 +173,8 @@ uint64_t fz_status_interval(uint64_t execs, uint64_t ms)
 void fz_status_tick(fz_state_t *st)
 {
     uint64_t execs = fz_state_execs(st);
-    if (execs < st->ui.next_check && st->exec.fs.last_exec_us < FZ_STATUS_SLOW_RUN_US)
+    if (execs < st->ui.next_check && st->exec.fs.last_exec_us < FZ_STATUS_SLOW_RUN_US &&
+        st->stats.saved_crashes == st->stats.crashes_written)
         return;
     fz_ui_t *ui = &st->ui;
     uint64_t now = fz_now_ms();
@@ -108,6 +183,7 @@ void fz_status_tick(fz_state_t *st)
     ui->last_check_execs = execs;
     ui->last_check_ms = now;
     fz_diag_poll(st);
+    fz_jobs_publish(st); /* -j: counters for the coordinator's screen */
     if (st->cfg.max_secs && now - st->stats.start_ms >= st->cfg.max_secs * 1000)
         ui->time_up = 1;
     if (now - ui->last_rate_ms >= 1000) {
@@ -117,7 +193,10 @@ void fz_status_tick(fz_state_t *st)
         ui->last_rate_ms = now;
     }
     /* Before the seeds have passed nothing may be written (calibrate.h). */
-    if (ui->files_ready && now - st->stats.last_stats_ms >= FZ_STATUS_STATS_MS)
+    /* A new crash is in fuzzer_stats at once: a run killed (-9) or ended by
+     * a full disk right after it must not leave saved_crashes behind. */
+    if (ui->files_ready && (now - st->stats.last_stats_ms >= FZ_STATUS_STATS_MS ||
+                            st->stats.saved_crashes != st->stats.crashes_written))
         fz_stats_write(st);
     if (ui->files_ready && now - st->stats.last_plot_ms >= FZ_STATUS_PLOT_MS)
         fz_stats_plot(st);

@@ -25,6 +25,11 @@
 #define FZ_STATUS_STATS_MS 2000 /* fuzzer_stats rewrite */
 #define FZ_STATUS_PLOT_MS 5000  /* plot_data line (AFL++ also uses 5 s) */
 
+/* 1 if a terminal of this TERM can show the live screen: set, not "dumb",
+ * and known to the terminfo database.  Otherwise fz-fuzz prints its plain
+ * log lines, with no escape codes, even on a terminal. */
+int fz_status_term_ok(const char *term);
+
 /* Set up the screen (or not) for this run. */
 void fz_status_init(fz_state_t *st);
 

@@ -3,9 +3,11 @@
  * minimizing crashes, and the README in crashes/ that says how to reproduce
  * them.  See triage.h for the uniqueness rule.
  */
+#include "fz-fuzz/crashinfo.h"
 #include "triage.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/coverage.h"
@@ -30,36 +32,201 @@ static void target_cmd(const fz_state_t *st, const char *repl, char *out, size_t
         snprintf(out + used, n - used, " < %s", repl);
 }
 
+/* The command that reproduces one crash file by hand (path: the file, or
+ * a placeholder), under -m with the same memory limit: there a crash can
+ * be the limit itself (a failed malloc). */
+static void repro_cmd(const fz_state_t *st, const char *path, char *out, size_t n)
+{
+    char cmd[1024];
+    target_cmd(st, path, cmd, sizeof(cmd));
+    if (st->cfg.mem_mb)
+        snprintf(out, n, "(ulimit -v %llu; %s)", (unsigned long long)st->cfg.mem_mb << 10, cmd);
+    else
+        snprintf(out, n, "%s", cmd);
+}
+
+/* crashes/README.txt: how to reproduce, and one line per crash site with
+ * the file that reproduces it.  Rewritten (atomically) after every saved
+ * crash, so it always lists every site. */
 static void write_readme(fz_state_t *st)
 {
-    char text[4096], by_hand[1024], raw[1024], limited[1200];
-    target_cmd(st, "CRASH_FILE", by_hand, sizeof(by_hand));
+    char by_hand[1200], raw[1024], mem[32] = "";
+    repro_cmd(st, "CRASH_FILE", by_hand, sizeof(by_hand));
     target_cmd(st, NULL, raw, sizeof(raw));
-    if (st->cfg.mem_mb) {
-        /* Under -m a crash can be the memory limit itself (a failed
-         * malloc): by hand it only reproduces with the same limit. */
-        snprintf(limited, sizeof(limited), "(ulimit -v %llu; %s)",
-                 (unsigned long long)st->cfg.mem_mb << 10, by_hand);
-        snprintf(by_hand, sizeof(by_hand), "%.1000s", limited);
+    /* A crash that needs -m (a failed malloc under the limit) replays as
+     * "ok" without it. */
+    if (st->cfg.mem_mb)
+        snprintf(mem, sizeof(mem), "-m %llu ", (unsigned long long)st->cfg.mem_mb);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        fz_die("out of memory writing crashes/README.txt");
+    fprintf(f,
+            "Crashes found by fz-fuzz for:\n\n    %s\n\n"
+            "Each file here made the target die of a signal (the sig:NN part of its\n"
+            "name).  fz-fuzz tells crashes apart by their crash site: where the\n"
+            "program faulted (or called abort) and the two calls that led there,\n"
+            "taken from the stack by the fz runtime (or from the ASan / UBSan\n"
+            "report).  One file is kept per site, minimized while it still crashed\n"
+            "at that same site; a crash at a site already seen is not saved again,\n"
+            "however new its coverage.  A target without the fz runtime (built by\n"
+            "afl-cc, or catching its own crashes) gives no site; then a crash is\n"
+            "new when its coverage is.  To reproduce one, run the target on it by\n"
+            "hand:\n\n    %s\n\n"
+            "To re-check them all at once (e.g. in CI after a fix):\n\n"
+            "    fz-fuzz --replay %s/crashes %s-- %s\n\n"
+            "which exits 3 while any of them still crashes.  The other parts of a\n"
+            "name: src: the queue entry it was mutated from, time: ms since the start,\n"
+            "execs: target runs so far, op: the mutation stage.\n\n"
+            "A crash that did not happen again when fz-fuzz reran it (flaky: timing,\n"
+            "state kept between runs, uninitialized memory) is saved as found, not\n"
+            "minimized; fuzzer_stats counts them in flaky_crashes.  One that crashed\n"
+            "again but at another site is saved once, under its first site, and\n"
+            "counted in flaky_crash_sites.  It may take several runs by hand to\n"
+            "reproduce.\n",
+            st->command_line ? st->command_line : raw, by_hand, st->out.dir, mem, raw);
+    if (st->sites.n)
+        fprintf(f, "\nCrash sites (%u):\n", fz_sites_count(&st->sites));
+    for (uint32_t i = 0; i < st->sites.n; i++) {
+        const fz_site_rec_t *r = &st->sites.v[i];
+        char where[256];
+        fz_sites_describe(r, where, sizeof where);
+        fprintf(f, "\n  %016llx %s%s\n    %s\n", (unsigned long long)r->where.hash, where,
+                r->alias_of ? " (the same flaky crash as above)" : r->flaky ? " (flaky site)" : "",
+                r->file ? r->file : "(no file)");
     }
-    int n = snprintf(text, sizeof(text),
-                     "Crashes found by fz-fuzz for:\n\n    %s\n\n"
-                     "Each file here made the target die of a signal (the sig:NN part of its\n"
-                     "name) and was minimized while it kept crashing with that signal.  To\n"
-                     "reproduce one, run the target on it by hand:\n\n    %s\n\n"
-                     "To re-check them all at once (e.g. in CI after a fix):\n\n"
-                     "    fz-fuzz --replay %s/crashes -- %s\n\n"
-                     "which exits 3 while any of them still crashes.  The other parts of a\n"
-                     "name: src: the queue entry it was mutated from, time: ms since the start,\n"
-                     "execs: target runs so far, op: the mutation stage.\n\n"
-                     "A crash that did not happen again when fz-fuzz reran it (flaky: timing,\n"
-                     "state kept between runs, uninitialized memory) is saved as found, not\n"
-                     "minimized; fuzzer_stats counts them in flaky_crashes.  It may take\n"
-                     "several runs by hand to reproduce.\n",
-                     st->command_line ? st->command_line : raw, by_hand, st->out.dir, raw);
-    if (n >= (int)sizeof(text))
-        n = sizeof(text) - 1;
-    fz_outdir_save(&st->out, "crashes", "README.txt", text, (size_t)n);
+    fclose(f);
+    fz_outdir_save(&st->out, "crashes", "README.txt", text, len);
+    free(text);
+}
+
+/* Single-quotes s for a shell when it holds anything but [A-Za-z0-9_./:,+=-]. */
+static void shell_quote(const char *s, char *out, size_t n)
+{
+    if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:,+=-") ==
+        strlen(s)) {
+        snprintf(out, n, "%s", s);
+        return;
+    }
+    size_t o = 0;
+    if (o + 1 < n)
+        out[o++] = '\'';
+    for (; *s && o + 5 < n; s++) {
+        if (*s == '\'') {
+            memcpy(out + o, "'\\''", 4);
+            o += 4;
+        } else {
+            out[o++] = *s;
+        }
+    }
+    if (o + 1 < n)
+        out[o++] = '\'';
+    out[o] = 0;
+}
+
+void fz_triage_summary(const fz_state_t *st)
+{
+    uint32_t n = fz_sites_new(&st->sites);
+    if (!n)
+        return;
+    printf("fz-fuzz: %u new crash site%s; to reproduce each:\n", n, n == 1 ? "" : "s");
+    for (uint32_t i = 0; i < st->sites.n; i++) {
+        const fz_site_rec_t *r = &st->sites.v[i];
+        if (!r->this_run || r->alias_of || !r->file)
+            continue;
+        char where[256], path[4096], quoted[4200], cmd[4400];
+        fz_sites_describe(r, where, sizeof where);
+        snprintf(path, sizeof path, "%s/crashes/%s", st->out.dir, r->file);
+        shell_quote(path, quoted, sizeof quoted);
+        repro_cmd(st, quoted, cmd, sizeof cmd);
+        printf("  %s%s:\n    %s\n", where, r->flaky ? " (flaky site)" : "", cmd);
+    }
+}
+
+/* What the minimizer's runs showed, for the crash being minimized. */
+typedef struct {
+    const fz_exec_t *x;
+    uint64_t want;     /* the site to keep */
+    fz_site_t other;   /* a different site one of its runs crashed at */
+    int other_sig;
+} site_watch_t;
+
+/* Minimizing keeps the bug, not just "a crash": a candidate counts only if
+ * it crashes at the same site.  A crash elsewhere is remembered: if the
+ * input itself does that, its site is flaky. */
+static int same_site(void *ctx, const fz_exec_rec_t *rec)
+{
+    site_watch_t *w = ctx;
+    if (rec->site == w->want)
+        return 1;
+    if (rec->site && !w->other.hash) {
+        w->other = w->x->fs.last_site;
+        w->other_sig = rec->signal;
+    }
+    return 0;
+}
+
+/* A site that moves shows it only now and then, so before a new site is
+ * saved its input runs a few more times; the minimizer's own runs cannot
+ * tell (their other sites belong to other inputs, maybe other bugs).
+ * Returns 1, with *flaky = 2 and w->other set, if a run crashed elsewhere. */
+static int recheck_site(fz_state_t *st, const fz_exec_rec_t *rec, site_watch_t *w, size_t len,
+                        int *flaky)
+{
+    if (!rec->site)
+        return 0;
+    for (int i = 0; i < FZ_SITE_RECHECKS; i++) {
+        fz_exec_rec_t again;
+        fz_run_result_t r = fz_exec_run(&st->exec, st->min_buf, len, 0, &again);
+        st->stats.min_execs++;
+        if (r == FZ_RUN_ERROR)
+            fz_die("the target stopped answering while rechecking a crash: %s",
+                   fz_exec_errmsg(&st->exec));
+        if (r == FZ_RUN_CRASH && again.site && again.site != rec->site) {
+            w->other = st->exec.fs.last_site;
+            w->other_sig = again.signal;
+            *flaky = 2;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Minimizes a new crash; returns the input to save (buf itself when it did
+ * not reproduce) and sets *flaky: 1 no crash on the rerun, 2 a crash at
+ * another site. */
+static const uint8_t *minimize_crash(fz_state_t *st, const uint8_t *buf, uint32_t len,
+                                     const fz_exec_rec_t *rec, site_watch_t *w, size_t *out_len,
+                                     int *flaky)
+{
+    fz_min_cfg_t mc = {.mode = FZ_MIN_CRASH,
+                       .crash_signal = rec->signal,
+                       .max_execs = FZ_CRASH_MIN_EXECS,
+                       .poll = fz_fuzz_min_poll,
+                       .poll_ctx = st};
+    if (rec->site) {
+        mc.crash_signal = 0; /* the site's hash includes the signal */
+        mc.accept = same_site;
+        mc.accept_ctx = w;
+    }
+    fz_min_stats_t ms = {0};
+    *out_len = len;
+    *flaky = 0;
+    fz_min_result_t r = fz_minimize(&st->exec, &mc, buf, len, st->min_buf, out_len, &ms);
+    st->stats.min_execs += ms.execs;
+    if (r == FZ_MIN_ERROR)
+        fz_die("the target stopped answering while minimizing a crash: %s",
+               fz_exec_errmsg(&st->exec));
+    if (r == FZ_MIN_OK) {
+        recheck_site(st, rec, w, *out_len, flaky);
+        return st->min_buf;
+    }
+    /* As afl-fuzz does, save the exact bytes that crashed, unminimized:
+     * it may take several runs by hand to reproduce. */
+    *out_len = len;
+    *flaky = w->other.hash ? 2 : 1;
+    return buf;
 }
 
 int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
@@ -69,41 +236,74 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_e
     int sig = rec->signal;
     st->stats.total_crashes++;
     st->stats.execs_at_last_crash = st->stats.prev_execs + fz_state_execs(st);
-    if (!rec->new_bits || !fz_exec_commit(x, rec, NULL))
-        return 0;
+    if (rec->site) {
+        /* A known site is a known bug, however new its coverage. */
+        if (fz_sites_find(&st->sites, rec->site))
+            return 0;
+        fz_exec_commit(x, rec, NULL);
+    } else if (!rec->new_bits || !fz_exec_commit(x, rec, NULL)) {
+        return 0; /* no site (no fz runtime, the program's own handler): coverage decides */
+    }
 
-    fz_min_cfg_t mc = {.mode = FZ_MIN_CRASH,
-                       .crash_signal = sig,
-                       .max_execs = FZ_CRASH_MIN_EXECS,
-                       .poll = fz_fuzz_min_poll,
-                       .poll_ctx = st};
-    fz_min_stats_t ms = {0};
-    size_t out_len = len;
-    const uint8_t *save = buf;
-    fz_min_result_t r = fz_minimize(x, &mc, buf, len, st->min_buf, &out_len, &ms);
-    st->stats.min_execs += ms.execs;
-    if (r == FZ_MIN_ERROR)
-        fz_die("the target stopped answering while minimizing a crash: %s", fz_exec_errmsg(x));
-    if (r == FZ_MIN_OK) {
-        save = st->min_buf;
-    } else {
-        /* It did not crash again when rerun: a flaky crash (timing, state
-         * kept across runs, uninitialized memory).  As afl-fuzz does, save
-         * the exact bytes that crashed, unminimized, and say so: it may
-         * take several runs by hand to reproduce. */
-        out_len = len;
+    site_watch_t w = {.x = x, .want = rec->site};
+    fz_site_t where = x->fs.last_site;
+    size_t out_len;
+    int flaky;
+    const uint8_t *save = minimize_crash(st, buf, len, rec, &w, &out_len, &flaky);
+
+    fz_site_rec_t *known = flaky == 2 ? fz_sites_find(&st->sites, w.other.hash) : NULL;
+    if (known) {
+        /* Rerun, it crashed at a site already saved: the same bug, whose
+         * site moves.  Not saved again; this site maps to that file. */
+        uint32_t to = known->alias_of ? known->alias_of : (uint32_t)(known - st->sites.v) + 1;
+        const char *file = known->file;
+        fz_site_rec_t *alias = fz_sites_add(&st->sites, &where, sig, file, 1);
+        alias->flaky = 1;
+        alias->alias_of = to;
+        st->sites.v[to - 1].flaky = 1;
+        st->sites.flaky++;
+        fz_warn("a crash moved to another site when rerun (flaky site): the same crash as "
+                "crashes/%s, not saved again", st->sites.v[to - 1].file);
+        write_readme(st);
+        return 0;
+    }
+
+    char name[256];
+    fz_fuzz_name(st, name, sizeof(name), st->next_crash_id, sig, o, 0);
+    if (flaky == 1) {
+        /* It did not crash again when rerun: timing, state kept across
+         * runs, uninitialized memory. */
         st->stats.flaky_crashes++;
         fz_warn("a crash (signal %d) did not happen again when rerun; saved unminimized as "
                 "crashes/id:%06u (flaky: it may need several runs to reproduce)",
                 sig, st->next_crash_id);
     }
-
-    char name[256];
-    fz_fuzz_name(st, name, sizeof(name), st->next_crash_id++, sig, o, 0);
-    if (!st->stats.saved_crashes)
-        write_readme(st);
+    if (rec->site) {
+        fz_site_rec_t *sr = fz_sites_add(&st->sites, &where, sig, name, 1);
+        if (flaky == 2) {
+            /* The same input crashed somewhere else on the rerun: one bug
+             * whose site moves (uninitialized memory, timing, a random
+             * stack).  Saved once, under its first site; the other site
+             * maps to the same file, so it is not saved again either. */
+            sr->flaky = 1;
+            uint32_t first = st->sites.n;
+            st->sites.flaky++;
+            if (!fz_sites_find(&st->sites, w.other.hash)) {
+                fz_site_rec_t *alias = fz_sites_add(&st->sites, &w.other, w.other_sig, name, 1);
+                alias->flaky = 1;
+                alias->alias_of = first;
+            }
+            fz_warn("a crash moved to another site when rerun (flaky site); saved once, "
+                    "unminimized, as crashes/id:%06u", st->next_crash_id);
+        }
+    }
+    st->next_crash_id++;
+    /* The crash first, and counted before the README: on a disk that is
+     * filling up, the crash (and exit status 3) matter more. */
     fz_outdir_save(&st->out, "crashes", name, save, out_len);
+    fz_crashinfo_artifact(&st->cfg, "crash", save, out_len); /* --artifact-prefix */
     st->stats.saved_crashes++;
+    write_readme(st);
     st->stats.last_crash_ms = fz_now_ms();
     return 1;
 }
@@ -130,11 +330,19 @@ int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ex
                    const fz_origin_t *o)
 {
     st->stats.total_hangs++;
-    if (!rec->new_bits || !fz_exec_commit(&st->exec, rec, NULL))
+    /* Unique by edges, not hit counts: the run was killed at an arbitrary
+     * moment, so an infinite loop's counter holds whatever it reached by
+     * then, and counting buckets would save the same loop again and
+     * again. */
+    if (rec->new_bits != FZ_COV_NEW_EDGE)
         return 0;
     fz_exec_rec_t again;
     switch (confirm_hang(st, buf, len, rec, &again)) {
     case FZ_RUN_HANG:
+        /* Marked seen only now: a run that was merely slow once must not
+         * hide a real hang with the same edges. */
+        if (again.new_bits != FZ_COV_NEW_EDGE || !fz_exec_commit(&st->exec, &again, NULL))
+            return 0;
         break;
     case FZ_RUN_CRASH: /* slow on the way to a crash */
         return fz_triage_crash(st, buf, len, &again, o);
@@ -144,6 +352,7 @@ int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ex
     char name[256];
     fz_fuzz_name(st, name, sizeof(name), st->next_hang_id++, 0, o, 0);
     fz_outdir_save(&st->out, "hangs", name, buf, len);
+    fz_crashinfo_artifact(&st->cfg, "timeout", buf, len); /* --artifact-prefix */
     st->stats.saved_hangs++;
     st->stats.last_hang_ms = fz_now_ms();
     return 1;

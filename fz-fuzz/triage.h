@@ -1,11 +1,25 @@
 /*
- * triage.h - crashes and hangs.  Each has its own virgin map: a crash (or
- * hang) is unique, and saved, when its coverage reaches a bucket no earlier
- * crash (hang) reached, as AFL does.  In blind mode (-n, no coverage) the
- * first crash per signal and the first hang are saved.  Crashes are
- * minimized first, keeping the same signal.  A new hang is run once more
- * with FZ_HANG_CONFIRM_MS (or FZ_HANG_TMOUT) before it is saved: one that
- * then finishes was only slow; one that then crashes is a crash.
+ * triage.h - crashes and hangs.
+ *
+ * A crash's identity is its site (include/fz-protocol.h, "Crash sites":
+ * the faulting address and two return addresses, module-relative, from
+ * the fz runtime's handler or the sanitizer's report).  A crash at a new
+ * site is saved whatever its coverage; one at a known site never is.  It
+ * is minimized keeping that site, not merely "a crash", so a deep bug's
+ * input does not shrink into a shallow bug's.  Its input then runs
+ * FZ_SITE_RECHECKS more times: one that crashes at another site (a flaky
+ * site) is saved once, and both sites map to that file; if the other site
+ * was saved already, it is not saved at all.  A crash with no site (a target without the fz
+ * runtime, or with its own handler) is unique when its coverage reaches a
+ * bucket no earlier crash reached, as in AFL, and is minimized keeping its
+ * signal.
+ *
+ * A hang is unique when it reaches an edge no earlier hang reached; hit
+ * counts do not count (the kill comes at an arbitrary point of a loop).
+ * A new hang is run once more with FZ_HANG_CONFIRM_MS (or FZ_HANG_TMOUT)
+ * before it is saved: one that then finishes was only slow; one that then
+ * crashes is a crash.  In blind mode (-n) the first crash per signal and
+ * the first hang are saved.
  */
 #ifndef FZ_FUZZ_TRIAGE_H
 #define FZ_FUZZ_TRIAGE_H
@@ -19,6 +33,12 @@
  * generous next to a new queue entry's budget. */
 #define FZ_CRASH_MIN_EXECS 2000
 
+/* Extra runs of a crash at a new site, to see whether its site moves
+ * (flaky site) before it is saved: a site that moves half the time shows
+ * it within 8 runs but for 1 time in 256.  New sites are rare, so this
+ * costs nothing measurable. */
+#define FZ_SITE_RECHECKS 8
+
 /* The timeout of the confirming run (AFL++'s default hang timeout), unless
  * the per-run timeout is already longer. */
 #define FZ_HANG_CONFIRM_MS 1000
@@ -31,5 +51,9 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_e
                     const fz_origin_t *o);
 int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
                    const fz_origin_t *o);
+
+/* End of a run: one line per crash site this run found, with the command
+ * that reproduces it (the same list is in crashes/README.txt). */
+void fz_triage_summary(const fz_state_t *st);
 
 #endif

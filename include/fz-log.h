@@ -25,12 +25,20 @@ static inline void fz_vlog(const char *level, const char *fmt, va_list ap)
     fputc('\n', stderr);
 }
 
+/* A program that must still do something when fz_die ends it from deep
+ * inside a module defines this (fz-fuzz: show the cursor again, flush
+ * fuzzer_stats, exit 3 when crashes were saved); it may exit itself.  Weak:
+ * programs that do not define it need not know it exists. */
+void fz_log_die_hook(void) __attribute__((weak));
+
 __attribute__((format(printf, 1, 2), noreturn)) static inline void fz_die(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     fz_vlog("error", fmt, ap);
     va_end(ap);
+    if (fz_log_die_hook)
+        fz_log_die_hook();
     exit(FZ_EXIT_ERROR);
 }
 

@@ -29,43 +29,52 @@
  *  every AFL++ release understands.
  *
  *  Direct persistent mode (fz only; on top of version 1):
- *    When the fuzzer sets FZ_ENV_FSRV_DIRECT=1 and the binary is persistent
- *    (FZ_ENV_PERSISTENT), the runtime adds FZ_FS_NEW_OPT_FZ_DIRECT to the
- *    version-1 options word (no parameter follows it).  If the fuzzer sees
- *    the bit, every run after the handshake uses the direct words below
- *    instead of was_killed -> pid -> status; otherwise nothing changes.
- *    afl-fuzz never sets the variable, so it never sees the bit, and an
- *    older fz-fuzz (or an afl-cc binary) simply keeps the classic protocol.
+ *    When the fuzzer sets FZ_ENV_FSRV_DIRECT=1 and names a control page in
+ *    FZ_ENV_CTL_SHM_ID, and the binary is persistent (FZ_ENV_PERSISTENT),
+ *    the runtime adds FZ_FS_NEW_OPT_FZ_DIRECT to the version-1 options
+ *    word (no parameter follows it).  If the fuzzer sees the bit, every run
+ *    after the handshake goes through the control page (fz_ctl_t below)
+ *    instead of was_killed -> pid -> status on the pipes; otherwise nothing
+ *    changes.  afl-fuzz never sets the variables, so it never sees the bit,
+ *    and an afl-cc binary never sends it: both keep the classic protocol.
  *
- *    fuzzer -> target : u32 request: a sequence number 1..FZ_FS_DIRECT_SEQ
- *                       (never 0), one per run, wrapping.
- *    Read by whoever is waiting on fd 198: a live persistent child that
- *    finished its previous run, or else the forkserver parent, which then
- *    forks a child, which answers
- *    child  -> fuzzer : u32 its pid (always < 2^24, so its top byte is 0),
- *                       written by the new child itself before anything
- *                       else, so it always precedes that child's answers
+ *    Every run is a sequence number seq in 1..FZ_FS_DIRECT_SEQ (never 0,
+ *    wrapping).  The words live in shared memory; who waits on one spins
+ *    at most fz_ctl_t.spin polls, then sleeps on it with FUTEX_WAIT, and
+ *    who changes it calls FUTEX_WAKE when the *_sleeping flag beside it is
+ *    set (both sides use sequentially consistent stores and loads, so a
+ *    wake-up is never lost).
+ *    fuzzer : writes the input (test-case shm), then req = seq.
+ *    Taken by whoever waits on req: a live persistent child between two
+ *    passes, or, when no child is alive, the forkserver, which sets
+ *    taken = cur = seq and forks a child for it.  The child sets
+ *    taken = cur = seq when it takes a request, pid = its pid when it
+ *    starts, and closes 198/199 like a classic child.
  *    The run's result is then one of:
- *    child  -> fuzzer : FZ_FS_DIRECT_OK | seq      the run finished; the
- *                       child is alive and waits for the next request
- *    parent -> fuzzer : FZ_FS_DIRECT_DIED | seq, pid, wait status (3 words)
- *                       the child died; seq is the run it was in, 0 if it
- *                       was between runs (e.g. after the last pass of
- *                       __AFL_LOOP, or killed while idle).  A child
- *                       killed just after its OK, before it marked itself
- *                       idle, is reported with the seq it just answered:
- *                       a stale word like any other (the order OK, then
- *                       idle is deliberate: the other way round a death
- *                       in between would leave a run with no answer).
- *    The parent reports every child death exactly once, so after killing a
- *    child (timeout) the fuzzer reads words until the DIED of that pid.
- *    A word whose seq is not the current run's is stale (from a run the
- *    fuzzer already gave up on, or a child's exit after its last pass) and
- *    is skipped; a pid word means a new child serves the current run.
+ *    child  : ans = FZ_FS_DIRECT_OK | seq     the pass finished; then
+ *             cur = 0 (idle) and it waits for req != taken.
+ *    forkserver, when the child died: if cur != 0 and ans is not already
+ *             OK | cur, dead_pid = pid, dead_status = wait status, then
+ *             ans = FZ_FS_DIRECT_DIED | cur; in every case pid = 0 and
+ *             cur = 0.  A child that died idle (after its last pass, or
+ *             killed between runs) belongs to no run and is not reported;
+ *             a request it did not take is served by a new child, since
+ *             the forkserver forks whenever req != taken and no child
+ *             lives.  So every request gets exactly one answer.
+ *    A timeout: the fuzzer kills pid (if 0, no child has started yet: it
+ *    waits longer for the fork) and waits for ans == DIED | seq (or an OK
+ *    that raced with the kill).
+ *    Lifetimes: the forkserver polls a pidfd of its child together with
+ *    fd 198 and, when 198 hangs up (the fuzzer is gone, even by SIGKILL),
+ *    kills the child and exits; between children it sleeps on req with a
+ *    timeout and checks 198 each time.  The child has PR_SET_PDEATHSIG
+ *    (SIGKILL) and checks getppid() when a sleep times out.  Spinning is
+ *    only ever done when the fuzzer asked for it (spin > 0: it put the
+ *    target on a CPU of its own) and the machine has more than one CPU.
  *    Why: the classic loop passes every run through three processes
  *    (fuzzer -> forkserver -> SIGCONT -> child -> SIGSTOP -> forkserver's
- *    wait4 -> fuzzer); this one is a single pipe round trip between the
- *    fuzzer and the child (docs/persistent-mode.md has the numbers).
+ *    wait4 -> fuzzer) and two pipes; this one is a store and, at worst,
+ *    one futex wake-up each way (docs/persistent-mode.md has the numbers).
  *
  * Classic per run (both handshakes):
  *    fuzzer -> target : u32 was_killed (non-zero if the fuzzer killed the
@@ -124,14 +133,39 @@
 
 /* Direct persistent mode (fz's own; see the top of this file).  AFL++'s
  * version-1 options use bits 0x1, 0x2 and 0x800 (and some builds OR in the
- * legacy 0x02000000); bit 20 is unused by AFL++ and its forks we know of,
- * and is only ever sent to a fuzzer that set FZ_ENV_FSRV_DIRECT. */
-#define FZ_FS_NEW_OPT_FZ_DIRECT 0x00100000u
+ * legacy 0x02000000); bit 21 is unused by AFL++ and its forks we know of,
+ * and is only ever sent to a fuzzer that set FZ_ENV_FSRV_DIRECT.  (Bit 20,
+ * 0x00100000, meant an earlier pipe-based direct mode; it is retired.) */
+#define FZ_FS_NEW_OPT_FZ_DIRECT 0x00200000u
 #define FZ_ENV_FSRV_DIRECT "__FZ_FSRV_DIRECT" /* "1": fuzzer speaks direct mode */
+#define FZ_ENV_CTL_SHM_ID "__FZ_CTL_SHM_ID"   /* SysV id of the fz_ctl_t page */
+#define FZ_CTL_SIZE 4096u
 #define FZ_FS_DIRECT_TAG_MASK 0xff000000u
 #define FZ_FS_DIRECT_SEQ 0x00ffffffu  /* sequence numbers: 1..this */
 #define FZ_FS_DIRECT_OK 0x4f000000u   /* 'O' | seq: run done, child alive */
-#define FZ_FS_DIRECT_DIED 0x44000000u /* 'D' | seq, then pid, then status */
+#define FZ_FS_DIRECT_DIED 0x44000000u /* 'D' | seq: the child died in run seq */
+
+/* The control page of direct mode.  The fuzzer's words and the target's
+ * words sit on different cache lines, so a side spinning on one line does
+ * not slow the other side's writes to its own. */
+typedef struct {
+    /* Written by the fuzzer. */
+    volatile uint32_t req;  /* newest run asked for (futex word) */
+    volatile uint32_t spin; /* polls before sleeping; 0 = never spin */
+    uint32_t pad0[14];
+    /* Written by the target (child and forkserver). */
+    volatile uint32_t ans;         /* OK | seq or DIED | seq (futex word) */
+    volatile uint32_t pid;         /* the live child, 0 when there is none */
+    volatile uint32_t cur;         /* run the child is in, 0 between runs */
+    volatile uint32_t taken;       /* newest run a child took */
+    volatile uint32_t dead_pid;    /* DIED: the child that died... */
+    volatile uint32_t dead_status; /* ...and its wait status */
+    uint32_t pad1[10];
+    /* Set by a side about to sleep on the word, read by the other side. */
+    volatile uint32_t req_sleeping; /* the child or the forkserver */
+    uint32_t pad2[15];
+    volatile uint32_t ans_sleeping; /* the fuzzer */
+} fz_ctl_t;
 
 /* Error codes carried by either handshake's error word. */
 #define FZ_FS_ERROR_MAP_SIZE 1
@@ -162,14 +196,57 @@
 #define FZ_DIAG_FDS_EARLY 0x20u    /* the program closed or replaced fds
                                       198/199 before the forkserver started
                                       (the runtime then exits 1) */
-#define FZ_DIAG_FDS_IN_LOOP 0x40u  /* direct mode: a persistent child lost
-                                      198/199 inside __AFL_LOOP and ended */
+#define FZ_DIAG_FDS_IN_LOOP 0x40u  /* an older pipe-based direct mode: a child
+                                      lost 198/199 inside __AFL_LOOP.  No
+                                      longer set (children close 198/199 in
+                                      every mode); the bit keeps its meaning */
+#define FZ_DIAG_NOMEM 0x80u        /* the runtime could not map or attach memory
+                                      (ENOMEM: the fuzzer's -m address-space
+                                      limit) and the handshake failed */
+
+/* Under a diagnostics page each child the forkserver forks makes itself
+ * the leader of its own process group (setpgid(0, 0), before any program
+ * code runs), so whatever a run leaves behind (children of a forking
+ * target) shares the group the fuzzer can kill as a whole, and `forks`
+ * counts the fork() calls made inside runs (counted before the fork, so a
+ * grandchild is counted before its parent can end): when the count moved
+ * during a run, the fuzzer kills the ended run's group. */
+
+/* Crash sites (fz's own, on the same page).  When a run dies of a crash
+ * signal the runtime's handler (runtime/rt-crash.c), or the sanitizer's
+ * report hook, describes where: a hash of the faulting address and the
+ * next return addresses, each made module-relative (the address in the file
+ * of the shared object or executable it lies in, i.e. minus its load bias,
+ * one byte back for return addresses so addr2line names the call; plus
+ * that object's file name), so the same bug has the same site in every child and after every
+ * forkserver restart, whatever ASLR did.  Frames in code that was not
+ * instrumented (libc's abort/raise, the sanitizer runtime as a separate
+ * library) are skipped, so abort() at one place in the program is one
+ * site.  The handler fills the site_* fields and writes site_pid last; the
+ * fuzzer trusts them only when site_pid is the pid of the child whose
+ * death it is judging, and zeroes site_pid after reading.  The handler
+ * then restores the default action and re-raises, so the wait status is
+ * the one the program would have had. */
+#define FZ_SITE_FRAMES 3      /* frames hashed: the fault and two callers */
+#define FZ_SITE_FROM_HANDLER 1 /* the runtime's signal handler unwound the stack */
+#define FZ_SITE_FROM_ASAN 2    /* ASan's report (its first stack) */
+#define FZ_SITE_FROM_UBSAN 3   /* UBSan's report (source file, line, column, kind) */
 
 typedef struct {
     volatile uint32_t flags;        /* FZ_DIAG_* */
     volatile uint32_t handler_sigs; /* bit n: signal n has the program's handler */
     volatile uint32_t fsrv_pid;     /* the forkserver's pid, 0 until it starts */
     char exec_name[16];             /* comm of the exec'd program (NUL-terminated) */
+    /* Crash site of the last crash (see above). */
+    volatile uint32_t site_pid;     /* the process it describes; written last; 0 = none */
+    uint32_t site_sig;              /* the signal it died of */
+    uint32_t site_from;             /* FZ_SITE_FROM_* */
+    uint32_t site_nframes;          /* frames in site_off (<= FZ_SITE_FRAMES) */
+    uint64_t site;                  /* the hash; never 0 */
+    uint64_t site_off[FZ_SITE_FRAMES]; /* module-relative address of each frame */
+    char site_module[FZ_SITE_FRAMES][24]; /* file name (no directory) of each frame's
+                                             module ("exe": the program) */
+    volatile uint32_t forks;        /* fork() calls inside runs so far (see above) */
 } fz_diag_t;
 
 #endif

@@ -37,8 +37,11 @@
  *     block then loses its counter when the counters of its neighbours
  *     already tell whether it ran:
  *       (a) it is not the function's first block, has successors, and
- *           dominates each of them, all counted: a run through it goes on
- *           into one of them, and none of them runs unless it ran first;
+ *           dominates each of them, each counted or dropped by (a): a run
+ *           through it goes on into one of them, and none of them runs
+ *           unless it ran first (blocks are tried dominated ones first, so
+ *           a chain of tests each implied by the next keeps only the
+ *           counters at its ends);
  *       (b) it has two or more predecessors, all counted, and
  *           post-dominates each of them: it is entered only from them, and
  *           a run through any of them goes on to it.
@@ -46,8 +49,9 @@
  *     blocks ran, and with split critical edges which edges were taken,
  *     still follows from the map.  The blocks a dropped block relies on are
  *     pinned and keep their counters, as do the predecessors of a redundant
- *     block, so what a dropped block relies on is always counted, never
- *     another dropped block.  Blocks are tried in function order.  The
+ *     block, so what a dropped block relies on is counted, or dropped by
+ *     (a) and read off counted blocks in turn.  (a) goes first, then (b) in
+ *     function order.  The
  *     price: "goes on" assumes the run does not stop half-way (exit() or a
  *     crash in a call, longjmp, a hang), so a run that stops inside a block
  *     dropped by (a) does not show it, and one that stops between a
@@ -56,7 +60,8 @@
  *
  *  3. Slots.  Slots are numbered 0..N-1 in the order functions are compiled
  *     and blocks are walked.  Per edge the pass inserts, after the block's
- *     labels:
+ *     labels, on x86 the asm statement "addb $1, p[k]; adcb $0, p[k]"
+ *     (two read-modify-write instructions), elsewhere:
  *         c = p[k];  o = .ADD_OVERFLOW (c, 1);  p[k] = REAL (o) + IMAG (o);
  *     (an 8-bit counter with the NeverZero rule: 255+1 gives 1, so an edge
  *     that ran a multiple of 256 times never looks unvisited; the carry
@@ -317,20 +322,46 @@ bool block_needs_counter(basic_block bb, function *fn)
 }
 
 /* Pruning, part (a): bb is not the entry, has successors, and dominates
- * each of them, all counted.  A run through bb goes on into one of them,
- * and none of them runs without bb having run first, so bb ran exactly
- * when one of their counters is set. */
-bool implied_by_successors(basic_block bb, function *fn, const_sbitmap counted)
+ * each of them, each counted or itself dropped by this rule.  A run
+ * through bb goes on into one of them, and none of them runs without bb
+ * having run first, so bb ran exactly when one of them ran; a successor
+ * dropped by this rule ran exactly when one of its own successors ran,
+ * which bb dominates too (dominance is transitive), and so on down to
+ * counted blocks.  No cycle of dropped blocks can form: two blocks cannot
+ * dominate each other. */
+bool implied_by_successors(basic_block bb, function *fn, const_sbitmap counted,
+                           const_sbitmap dropped_a)
 {
     if (bb == single_succ(ENTRY_BLOCK_PTR_FOR_FN(fn)) || EDGE_COUNT(bb->succs) == 0)
         return false;
     edge e;
     edge_iterator ei;
     FOR_EACH_EDGE(e, ei, bb->succs)
-    if (e->dest == bb || !bitmap_bit_p(counted, e->dest->index) ||
+    if (e->dest == bb || e->dest == EXIT_BLOCK_PTR_FOR_FN(fn) ||
+        !(bitmap_bit_p(counted, e->dest->index) || bitmap_bit_p(dropped_a, e->dest->index)) ||
         !dominated_by_p(CDI_DOMINATORS, e->dest, bb))
         return false;
     return true;
+}
+
+/* The blocks of fn with every block after all the blocks it dominates
+ * (reverse pre-order of the dominator tree), so rule (a) sees a block's
+ * successors decided before the block itself: chains of blocks each
+ * implied by the next (a loop body testing several exits in turn) then
+ * keep only the counters at their ends. */
+void dominated_first(function *fn, auto_vec<basic_block> &order)
+{
+    auto_vec<basic_block> stack;
+    stack.safe_push(ENTRY_BLOCK_PTR_FOR_FN(fn));
+    while (!stack.is_empty()) {
+        basic_block bb = stack.pop();
+        if (bb != ENTRY_BLOCK_PTR_FOR_FN(fn))
+            order.safe_push(bb);
+        for (basic_block son = first_dom_son(CDI_DOMINATORS, bb); son;
+             son = next_dom_son(CDI_DOMINATORS, son))
+            stack.safe_push(son);
+    }
+    order.reverse();
 }
 
 /* Pruning, part (b): bb has several predecessors, all counted, and
@@ -354,13 +385,17 @@ bool implied_by_predecessors(basic_block bb, const_sbitmap counted)
 /* Pruning (see the specification): takes counters off the blocks in
  * counted whose run the counters of their neighbours already tell.  A
  * block whose counter another block's absence relies on is pinned and
- * keeps it, so every dropped block is implied by blocks that stay counted:
- * the predecessors of a redundant block, and the neighbours a pruned block
- * was dropped for. */
+ * keeps it, so every dropped block is implied by blocks that stay counted
+ * (or, under rule (a), by blocks dropped by rule (a) that are): the
+ * predecessors of a redundant block, and the neighbours a pruned block was
+ * dropped for.  Rule (a) goes first, dominated blocks before their
+ * dominators; rule (b) then goes in function order. */
 void prune_counters(function *fn, sbitmap counted)
 {
     auto_sbitmap pinned(last_basic_block_for_fn(fn));
+    auto_sbitmap dropped_a(last_basic_block_for_fn(fn));
     bitmap_clear(pinned);
+    bitmap_clear(dropped_a);
     basic_block bb;
     edge e;
     edge_iterator ei;
@@ -375,16 +410,26 @@ void prune_counters(function *fn, sbitmap counted)
     bool had_doms = dom_info_available_p(CDI_DOMINATORS);
     calculate_dominance_info(CDI_DOMINATORS);
     calculate_dominance_info(CDI_POST_DOMINATORS);
+    auto_vec<basic_block> order;
+    dominated_first(fn, order);
+    for (basic_block b : order) {
+        if (!bitmap_bit_p(counted, b->index) || bitmap_bit_p(pinned, b->index) ||
+            !implied_by_successors(b, fn, counted, dropped_a))
+            continue;
+        bitmap_clear_bit(counted, b->index);
+        bitmap_set_bit(dropped_a, b->index);
+        FOR_EACH_EDGE(e, ei, b->succs)
+        if (bitmap_bit_p(counted, e->dest->index))
+            bitmap_set_bit(pinned, e->dest->index);
+    }
     FOR_EACH_BB_FN(bb, fn)
     {
-        if (!bitmap_bit_p(counted, bb->index) || bitmap_bit_p(pinned, bb->index))
-            continue;
-        bool by_succs = implied_by_successors(bb, fn, counted);
-        if (!by_succs && !implied_by_predecessors(bb, counted))
+        if (!bitmap_bit_p(counted, bb->index) || bitmap_bit_p(pinned, bb->index) ||
+            !implied_by_predecessors(bb, counted))
             continue;
         bitmap_clear_bit(counted, bb->index);
-        FOR_EACH_EDGE(e, ei, by_succs ? bb->succs : bb->preds)
-        bitmap_set_bit(pinned, (by_succs ? e->dest : e->src)->index);
+        FOR_EACH_EDGE(e, ei, bb->preds)
+        bitmap_set_bit(pinned, e->src->index);
     }
     /* A pass must not leave post-dominators behind.  Dominators we leave as
      * we found them: split_edge keeps them up to date. */
@@ -410,13 +455,40 @@ tree counter_type(fz_state *st)
     return st->ctr_type;
 }
 
-/* Inserts, after the labels of bb, where p holds __fz_area:
+/* Inserts, after the labels of bb, where p holds __fz_area, the increment
+ * of slot k with the NeverZero rule (c + 1, plus 1 more when that wrapped
+ * to 0).
+ *
+ * On x86 it is the asm statement
+ *     addb $1, p[k]
+ *     adcb $0, p[k]
+ * two read-modify-write instructions where the same thing said in GIMPLE
+ * becomes four (load, add, adc, store: no RTL pass fuses a load, an add
+ * whose carry is used and a store back into memory operands).  The asm
+ * writes only p[k] and the flags, and only through the counters' own
+ * alias set, so it costs the code around it nothing more than the plain
+ * form; it is not volatile: nothing but p[k] depends on it, and p[k] is
+ * memory it writes, so it cannot be dropped.
+ *
+ * Elsewhere, in GIMPLE:
  *     c = p[k];  o = .ADD_OVERFLOW (c, 1);  p[k] = REALPART (o) + IMAGPART (o);
- * which is c + 1, plus 1 more when that wrapped to 0 (NeverZero).  Said
- * with the overflow flag rather than a compare with 0, x86 gets
- * add + adc (4 instructions with the load and store) instead of
- * add + sete + add, and needs no extra register.
+ * said with the overflow flag rather than a compare with 0, so targets
+ * with a carry get add + add-with-carry.
  * Virtual operands are left for update_ssa. */
+#if defined(__x86_64__) || defined(__i386__)
+void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
+{
+    tree ref = build2(MEM_REF, ctr_t, p, build_int_cst(build_pointer_type(ctr_t), k));
+    vec<tree, va_gc> *outputs = NULL, *inputs = NULL, *clobbers = NULL;
+    vec_safe_push(outputs, build_tree_list(build_tree_list(NULL_TREE, build_string(3, "=m")), ref));
+    vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE, build_string(2, "m")),
+                                          unshare_expr(ref)));
+    vec_safe_push(clobbers, build_tree_list(NULL_TREE, build_string(3, "cc")));
+    gasm *g = gimple_build_asm_vec("addb $1, %0\n\tadcb $0, %0", inputs, outputs, clobbers, NULL);
+    gimple_stmt_iterator gsi = gsi_after_labels(bb);
+    gsi_insert_before(&gsi, g, GSI_SAME_STMT);
+}
+#else
 void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
 {
     tree u8 = ctr_t;
@@ -443,6 +515,7 @@ void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
     gimple_stmt_iterator gsi = gsi_after_labels(bb);
     gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
 }
+#endif
 
 const pass_data fz_pass_data = {
     GIMPLE_PASS,         /* type */

@@ -99,6 +99,15 @@ static int read_comm(pid_t pid, char *buf, size_t len)
     return 0;
 }
 
+/* Runs in a process about to fork: a run's fork is counted before it
+ * happens, so the fuzzer knows about the new process even if the run ends
+ * before the new process is scheduled. */
+static void on_fork_prepare(void)
+{
+    if (dg.in_run)
+        __atomic_add_fetch(&dg.page->forks, 1, __ATOMIC_RELAXED);
+}
+
 /* Runs in every process a child forks (and in the forkserver's own
  * children, where in_run is still 0). */
 static void on_fork_child(void)
@@ -147,13 +156,19 @@ void __fz_rt_diag_check_handlers(void)
         if (sigaction(crash_sigs[i], NULL, &sa) != 0)
             continue;
         void *h = handler_of(&sa);
-        if (h != (void *)SIG_DFL && h != (void *)SIG_IGN && h != dg.at_load[i])
+        if (h != (void *)SIG_DFL && h != (void *)SIG_IGN && h != dg.at_load[i] &&
+            !__fz_rt_crash_is_handler(h))
             sigs |= 1u << crash_sigs[i];
     }
     if (sigs) {
         __atomic_or_fetch(&dg.page->handler_sigs, sigs, __ATOMIC_RELAXED);
         flag(FZ_DIAG_HANDLER);
     }
+}
+
+fz_diag_t *__fz_rt_diag_page(void)
+{
+    return dg.page;
 }
 
 void __fz_rt_diag_fsrv_started(void)
@@ -164,12 +179,22 @@ void __fz_rt_diag_fsrv_started(void)
     __fz_rt_diag_check_handlers(); /* installed before the fork point */
     if (read_comm(0, dg.comm, sizeof dg.comm) == 0)
         dg.peeks_left = FZ_DIAG_PEEKS;
-    pthread_atfork(NULL, NULL, on_fork_child);
+    pthread_atfork(on_fork_prepare, NULL, on_fork_child);
 }
 
 void __fz_rt_diag_child_started(void)
 {
     dg.in_run = 1;
+    /* Its own process group: what the run forks can be killed with it
+     * (fz-protocol.h).  Only under fz-fuzz, which knows to do that. */
+    if (dg.page)
+        setpgid(0, 0);
+}
+
+void __fz_rt_diag_nomem(int err)
+{
+    if (dg.page && err == ENOMEM)
+        flag(FZ_DIAG_NOMEM);
 }
 
 void __fz_rt_diag_exit_in_loop(void)

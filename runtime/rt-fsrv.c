@@ -15,23 +15,29 @@
  * SIGCONT on the next request.  This is exactly what afl-fuzz expects.
  *
  * Direct mode (fz-fuzz only, negotiated in the version-1 handshake; the
- * words are in include/fz-protocol.h): the persistent child keeps 198/199
- * and talks to the fuzzer itself, reading each request and answering "ok"
- * when the pass is done, so a run costs one pipe round trip between two
- * processes instead of a trip through the forkserver plus SIGSTOP/SIGCONT.
- * The forkserver parent only forks when the fuzzer asks and no child is
- * listening, and reports each child's death.  A MAP_SHARED page tells it
- * which run the child was in when it died (0: between runs).
+ * words are in include/fz-protocol.h): the persistent child and the fuzzer
+ * hand each run over through a shared control page (fz_ctl_t), so a run
+ * costs a store and at most one futex wake-up each way, and nothing at all
+ * in the forkserver.  The forkserver only forks when a request finds no
+ * live child, and reports a child that died in a run.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fz-config.h"
@@ -41,6 +47,15 @@
 #define FZ_RT_EXPORT __attribute__((visibility("default")))
 #define CTL_FD FZ_FORKSRV_FD
 #define ST_FD (FZ_FORKSRV_FD + 1)
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+/* Direct mode: how long a sleeper on the control page sleeps before it
+ * checks that the other side still lives, in ms.  Only idle processes
+ * wake up this often, so the cost is nil; the delay only matters when the
+ * fuzzer died, and the forkserver notices that at once anyway. */
+#define CTL_CHECK_MS 1000
 
 static struct {
     int started;     /* forkserver start attempted (at most once) */
@@ -48,15 +63,16 @@ static struct {
     int persistent;  /* the fuzzer said the binary is persistent */
     int fds_seen;    /* 198/199 were the fuzzer's pipes at start-up */
     int direct;      /* direct mode was negotiated (see the top) */
-    int fds_checked; /* direct child: 198/199 checked after its first pass */
+    int multi_cpu;   /* the machine has more than one CPU online */
+    volatile int forked; /* this process was forked by the program */
     pid_t me;        /* in a child: its pid (processes it forks are not it) */
+    pid_t server;    /* the forkserver's pid */
     struct stat ctl_st, st_st;
 } fs;
 
-/* Shared between the forkserver parent and its child in direct mode: the
- * sequence number of the run the child is in, 0 while it is between runs.
- * The child writes it, the parent reads it after the child died. */
-static volatile uint32_t *fz_direct_cur;
+/* Direct mode's control page (include/fz-protocol.h), shared by the
+ * fuzzer, the forkserver and its child. */
+static fz_ctl_t *ctl;
 
 static void say(const char *msg)
 {
@@ -107,31 +123,9 @@ static int fds_usable(void)
     _exit(1);
 }
 
-/* A direct-mode child could not talk on 198/199.  If they are still the
- * fuzzer's pipes the fuzzer went away and the child just ends; if the
- * program closed or replaced them, the child ends too (it cannot answer)
- * but says so, since each input would then silently cost a fork.  The
- * exit is the run's result: status 0, reported by the parent. */
-static void direct_fds_failed(void)
-{
-    if (!fds_ours()) {
-        __fz_rt_diag_fds_lost(FZ_DIAG_FDS_IN_LOOP);
-        say("fz-rt: error: the program closed or replaced descriptors 198/199 inside "
-            "__AFL_LOOP; every input now costs a new process\n");
-    }
-    _exit(0);
-}
-
 static int write_u32(uint32_t v)
 {
     return write(ST_FD, &v, 4) == 4 ? 0 : -1;
-}
-
-/* Several words in one write(2): a pipe write of up to PIPE_BUF bytes is
- * atomic, so the fuzzer never sees half a message. */
-static int write_words(const uint32_t *w, size_t n)
-{
-    return write(ST_FD, w, n * 4) == (ssize_t)(n * 4) ? 0 : -1;
 }
 
 static int read_u32(uint32_t *v)
@@ -170,10 +164,118 @@ static int handshake_legacy(int err, uint32_t size, int want_shm)
         _exit(1);
     uint32_t yes = FZ_FS_OPT_ENABLED | FZ_FS_OPT_SHDMEM_FUZZ;
     if ((reply & yes) == yes && (err = __fz_rt_input_attach()) != 0) {
+        __fz_rt_diag_nomem(errno);
         write_u32(FZ_FS_OPT_ERROR | FZ_FS_OPT_SET_ERROR(err));
         _exit(1);
     }
     return 0;
+}
+
+/* Direct mode is offered when the fuzzer asked for it and named a control
+ * page we can attach, and the kernel has pidfds (Linux 5.3), which let the
+ * forkserver wait for its child and for the fuzzer's end at once. */
+static int ctl_attach(void)
+{
+    const char *d = getenv(FZ_ENV_FSRV_DIRECT), *id_str = getenv(FZ_ENV_CTL_SHM_ID);
+    if (!d || d[0] != '1' || d[1] || !id_str || !*id_str)
+        return 0;
+    char *end;
+    long id = strtol(id_str, &end, 10);
+    struct shmid_ds ds;
+    if (*end || id < 0 || shmctl((int)id, IPC_STAT, &ds) < 0 || ds.shm_segsz < sizeof(fz_ctl_t))
+        return 0;
+    int pfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+    if (pfd < 0)
+        return 0;
+    close(pfd);
+    void *mem = shmat((int)id, NULL, 0);
+    if (mem == (void *)-1)
+        return 0;
+    ctl = mem;
+    fs.multi_cpu = sysconf(_SC_NPROCESSORS_ONLN) > 1;
+    return 1;
+}
+
+static uint32_t ld(volatile uint32_t *w)
+{
+    return __atomic_load_n(w, __ATOMIC_SEQ_CST);
+}
+
+static void st(volatile uint32_t *w, uint32_t v)
+{
+    __atomic_store_n(w, v, __ATOMIC_SEQ_CST);
+}
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Sets the fuzzer's answer word and wakes it if it sleeps.  The store and
+ * the flag load are both sequentially consistent, as are the fuzzer's flag
+ * store and word load, so either it sees the word or we see the flag. */
+static void post_ans(uint32_t v)
+{
+    st(&ctl->ans, v);
+    if (ld(&ctl->ans_sleeping))
+        syscall(SYS_futex, &ctl->ans, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Waits until the fuzzer posts a request other than old and returns it:
+ * spins up to spin polls, then sleeps on the word, calling check() each
+ * time a sleep of CTL_CHECK_MS ends with nothing new. */
+static uint32_t wait_req(uint32_t old, uint32_t spin, void (*check)(void))
+{
+    uint32_t v;
+    for (uint32_t i = 0; i < spin; i++) {
+        if ((v = ld(&ctl->req)) != old)
+            return v;
+        cpu_relax();
+    }
+    for (;;) {
+        st(&ctl->req_sleeping, 1);
+        if ((v = ld(&ctl->req)) != old)
+            break;
+        struct timespec ts = {CTL_CHECK_MS / 1000, (CTL_CHECK_MS % 1000) * 1000000L};
+        long r = syscall(SYS_futex, &ctl->req, FUTEX_WAIT, old, &ts, NULL, 0);
+        if ((v = ld(&ctl->req)) != old)
+            break;
+        if (r < 0 && errno == ETIMEDOUT)
+            check();
+    }
+    st(&ctl->req_sleeping, 0);
+    return v;
+}
+
+/* Non-zero when the fuzzer is gone: nobody holds the writing end of 198
+ * any more (a fuzzer killed with SIGKILL included). */
+static int fuzzer_gone(void)
+{
+    struct pollfd p = {CTL_FD, 0, 0};
+    return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
+static void server_check(void)
+{
+    if (fuzzer_gone())
+        _exit(0);
+}
+
+/* A child whose forkserver died (PR_SET_PDEATHSIG normally kills it first)
+ * has nobody to answer to. */
+static void child_check(void)
+{
+    if (getppid() != fs.server)
+        _exit(0);
+}
+
+/* Spin only where it can pay: the fuzzer asked (it gave the target a CPU
+ * of its own) and there is a second CPU to spin on. */
+static uint32_t spin_budget(void)
+{
+    return fs.multi_cpu ? ld(&ctl->spin) : 0;
 }
 
 /* Version-1 handshake (AFL++ 4.20+, fz-fuzz): version, echo, options, map
@@ -196,19 +298,14 @@ static int handshake_v1(int err, uint32_t size, int want_shm)
     if (!err && want_shm && getenv(FZ_ENV_SHM_FUZZ_ID)) {
         err = __fz_rt_input_attach();
         shm = !err;
+        if (err)
+            __fz_rt_diag_nomem(errno);
     }
     if (err) {
         write_u32(FZ_FS_NEW_ERROR | (uint32_t)err);
         _exit(1);
     }
-    const char *d = getenv(FZ_ENV_FSRV_DIRECT);
-    if (fs.persistent && d && d[0] == '1' && !d[1]) {
-        void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-        if (page != MAP_FAILED) {
-            fz_direct_cur = page;
-            fs.direct = 1;
-        }
-    }
+    fs.direct = fs.persistent && ctl_attach();
     uint32_t opt = FZ_FS_NEW_OPT_MAPSIZE | (shm ? FZ_FS_NEW_OPT_SHDMEM_FUZZ : 0) |
                    (fs.direct ? FZ_FS_NEW_OPT_FZ_DIRECT : 0);
     if (write_u32(opt) || write_u32(size) || write_u32(FZ_FS_NEW_VERSION))
@@ -216,46 +313,97 @@ static int handshake_v1(int err, uint32_t size, int want_shm)
     return 0;
 }
 
-/* Direct mode's forkserver: each request it reads finds no live child
- * (the child reads requests itself while it lives), so it forks one (which
- * says its own pid), waits for it to die and reports the death with the run it was
- * in.  Returns only in a new child, which keeps 198/199. */
-static void serve_direct(void)
+/* A direct-mode child, right after fork(): it needs no descriptors (the
+ * control page carries everything), dies with the forkserver and says its
+ * pid.  Async-signal-safe calls only. */
+static void ctl_child_start(void)
 {
+    fs.in_child = 1;
+    fs.forked = 0;
+    fs.me = getpid();
+    close(CTL_FD);
+    close(ST_FD);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != fs.server)
+        _exit(0); /* the forkserver died before prctl took effect */
+    st(&ctl->pid, (uint32_t)fs.me);
+    __fz_rt_diag_child_started();
+}
+
+/* Waits for child to exit (without reaping it).  If the fuzzer goes away
+ * meanwhile, kills the child and ends the forkserver: nothing is left
+ * behind a fuzzer killed with SIGKILL. */
+static void ctl_wait_child(pid_t child)
+{
+    int pfd = (int)syscall(SYS_pidfd_open, child, 0);
+    if (pfd < 0)
+        return; /* out of descriptors: the caller's waitpid() blocks instead */
+    struct pollfd p[2] = {{pfd, POLLIN, 0}, {CTL_FD, 0, 0}};
     for (;;) {
-        uint32_t req;
-        int status;
-        if (read_u32(&req))
+        int r = poll(p, 2, -1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 || p[1].revents) {
+            kill(child, SIGKILL);
             _exit(0);
-        *fz_direct_cur = req & FZ_FS_DIRECT_SEQ;
+        }
+        if (p[0].revents)
+            break;
+    }
+    close(pfd);
+}
+
+/* Direct mode's forkserver: forks a child whenever the fuzzer posted a
+ * request no child took, and reports a child that died in a run.  Returns
+ * only in a new child. */
+static void serve_ctl(void)
+{
+    fs.server = getpid();
+    for (;;) {
+        uint32_t s = wait_req(ld(&ctl->taken), 0, server_check);
+        st(&ctl->cur, s);
+        st(&ctl->taken, s);
+        /* The fuzzer leaves clearing to us: a child that dies before its
+         * first pass must not report the previous run's coverage. */
+        __fz_rt_map_clear();
         pid_t child = fork();
-        if (child < 0)
-            _exit(1);
         if (child == 0) {
-            fs.in_child = 1;
-            fs.me = getpid();
-            __fz_rt_diag_child_started();
-            /* The child announces itself: were it the parent's word, the
-             * child's own "ok" could overtake it in the pipe. */
-            if (write_u32((uint32_t)fs.me))
-                _exit(1);
+            ctl_child_start();
             return;
         }
+        if (child < 0) {
+            st(&ctl->dead_pid, 0); /* the fuzzer reports a failed fork */
+            post_ans(FZ_FS_DIRECT_DIED | s);
+            _exit(1);
+        }
+        st(&ctl->pid, (uint32_t)child);
+        ctl_wait_child(child);
         __fz_rt_diag_peek(child, 0);
-        int r;
+        /* Cleared before the reap: the fuzzer must never kill a pid that
+         * may already belong to someone else. */
+        st(&ctl->pid, 0);
+        int status, r;
         while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
             ;
         if (r < 0)
             _exit(1);
+        uint32_t d = ld(&ctl->cur);
+        if (d == 0)
+            continue; /* died between runs: no run's result */
         /* Mid-run, a child only exits on its own through exit(), _exit()
          * or a return from main inside the loop; the child's exit handler
          * cannot see _exit(), so the parent tells. */
-        if (WIFEXITED(status) && (*fz_direct_cur & FZ_FS_DIRECT_SEQ) != 0)
+        if (WIFEXITED(status))
             __fz_rt_diag_exited_in_run();
-        uint32_t msg[3] = {FZ_FS_DIRECT_DIED | (*fz_direct_cur & FZ_FS_DIRECT_SEQ), (uint32_t)child,
-                           (uint32_t)status};
-        if (write_words(msg, 3))
-            _exit(1);
+        /* The child sets cur before taken: a death between the two must
+         * not make us fork again for the run it was in. */
+        st(&ctl->taken, d);
+        st(&ctl->cur, 0);
+        if (ld(&ctl->ans) == (FZ_FS_DIRECT_OK | d))
+            continue; /* it answered, then died before it marked itself idle */
+        st(&ctl->dead_pid, (uint32_t)child);
+        st(&ctl->dead_status, (uint32_t)status);
+        post_ans(FZ_FS_DIRECT_DIED | d);
     }
 }
 
@@ -285,6 +433,7 @@ static void serve(void)
                 close(CTL_FD);
                 close(ST_FD);
                 fs.in_child = 1;
+                fs.forked = 0;
                 fs.me = getpid();
                 __fz_rt_diag_child_started();
                 return;
@@ -307,6 +456,13 @@ static void serve(void)
     }
 }
 
+/* Runs in every process fork() makes after the forkserver started (its
+ * own children reset it): such a process is the program's, not a run. */
+static void note_fork(void)
+{
+    fs.forked = 1;
+}
+
 static void fsrv_start(void)
 {
     if (!fds_usable())
@@ -315,6 +471,8 @@ static void fsrv_start(void)
     const char *p = getenv(FZ_ENV_PERSISTENT);
     fs.persistent = p && *p && *p != '0';
     int err = __fz_rt_map_attach();
+    if (err)
+        __fz_rt_diag_nomem(__fz_rt_map_errno());
     uint32_t size = __fz_rt_map_size();
     int want_shm = __fz_rt_wants_shm_input();
     int rc = v && v[0] == '1' && !v[1] ? handshake_v1(err, size, want_shm)
@@ -326,11 +484,10 @@ static void fsrv_start(void)
     struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
     sigaction(SIGCHLD, &dfl, &old);
     __fz_rt_diag_fsrv_started();
+    __fz_rt_crash_install();
+    pthread_atfork(NULL, NULL, note_fork);
     if (fs.direct) {
-        /* The child keeps 198/199; a program it execs must not. */
-        fcntl(CTL_FD, F_SETFD, FD_CLOEXEC);
-        fcntl(ST_FD, F_SETFD, FD_CLOEXEC);
-        serve_direct();
+            serve_ctl();
     } else {
         serve();
     }
@@ -357,27 +514,19 @@ __attribute__((constructor)) static void fz_rt_init(void)
 }
 
 /* Direct mode, between two passes: reports the finished run, waits for the
- * next request and marks the child busy with it.  The fuzzer going away
- * ends the child. */
-static void direct_next(void)
+ * next request and marks the child busy with it (cur before taken: see
+ * serve_ctl).  errno is the program's. */
+static void ctl_next(void)
 {
-    uint32_t ok = FZ_FS_DIRECT_OK | (*fz_direct_cur & FZ_FS_DIRECT_SEQ), req;
-    /* A program that replaced 198/199 with, say, a file would take our
-     * words without an error; checking once per child, after the pass
-     * where set-up code usually runs, catches that for one fstat pair.
-     * Later closing shows as a failed write or read below. */
-    if (!fs.fds_checked) {
-        fs.fds_checked = 1;
-        if (!fds_ours())
-            direct_fds_failed();
-    }
-    if (write_u32(ok))
-        direct_fds_failed();
+    int e = errno;
+    uint32_t s = ld(&ctl->cur);
+    post_ans(FZ_FS_DIRECT_OK | s);
     /* Idle from here: dying now is not the fuzzer's current run. */
-    *fz_direct_cur = 0;
-    if (read_u32(&req))
-        direct_fds_failed();
-    *fz_direct_cur = req & FZ_FS_DIRECT_SEQ;
+    st(&ctl->cur, 0);
+    s = wait_req(s, spin_budget(), child_check);
+    st(&ctl->cur, s);
+    st(&ctl->taken, s);
+    errno = e;
 }
 
 /* __AFL_LOOP's state in this process: passes still allowed, and whether
@@ -404,7 +553,7 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
      * read requests or answer them (direct mode), nor stop itself with
      * SIGSTOP (classic mode), where nobody would ever resume it and the
      * harness waiting for it would hang.  Its loop just ends. */
-    if (live && getpid() != fs.me)
+    if (live && fs.forked)
         return 0;
     if (loop_first) {
         loop_first = 0;
@@ -419,10 +568,11 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
         if (loop_left-- == (max ? max : 1))
             __fz_rt_diag_check_handlers();
         if (fs.direct)
-            direct_next();
+            ctl_next();
         else
             raise(SIGSTOP);
         __fz_rt_map_clear();
+        __fz_rt_crash_new_run();
         return 1;
     }
     /* What runs after the loop (exit handlers) is not the input's either. */
@@ -433,9 +583,8 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
         /* The last pass is done too; the child's exit comes after it and
          * belongs to no run (the parent reports it with seq 0). */
         if (fs.direct) {
-            if (write_u32(FZ_FS_DIRECT_OK | (*fz_direct_cur & FZ_FS_DIRECT_SEQ)))
-                direct_fds_failed();
-            *fz_direct_cur = 0;
+            post_ans(FZ_FS_DIRECT_OK | ld(&ctl->cur));
+            st(&ctl->cur, 0);
         }
     }
     return 0;

@@ -10,10 +10,13 @@
  * would need is still counted, and the forkserver reports it so the fuzzer
  * can grow its map.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/shm.h>
+#include <unistd.h>
 
 #include "fz-config.h"
 #include "fz-protocol.h"
@@ -37,10 +40,12 @@ struct fz_rt_module {
 static struct {
     int tried;       /* attach attempted (once per process) */
     int error;       /* FZ_FS_ERROR_* from the attempt, 0 if fine */
+    int sys_errno;   /* errno of the failed attach */
     uint8_t *map;    /* the fuzzer's map, NULL outside a fuzzer */
     uint32_t cap;    /* usable bytes of map */
     uint32_t used;   /* slots handed out so far (a prefix of map) */
     uint64_t needed; /* slots every registered module asked for */
+    size_t seg_len;  /* bytes shmat mapped (whole pages) */
     uint32_t nmods;
     struct fz_rt_module mods[FZ_RT_MAX_MODULES];
 } rt_map;
@@ -62,6 +67,7 @@ int __fz_rt_map_attach(void)
     }
     void *mem = shmat((int)id, NULL, 0);
     if (mem == (void *)-1) {
+        rt_map.sys_errno = errno;
         rt_map.error = FZ_FS_ERROR_SHMAT;
         return rt_map.error;
     }
@@ -74,9 +80,16 @@ int __fz_rt_map_attach(void)
         if (v > 0 && v < cap)
             cap = v;
     }
+    long page = sysconf(_SC_PAGESIZE);
+    rt_map.seg_len = page > 0 ? (ds.shm_segsz + (size_t)page - 1) / (size_t)page * (size_t)page : 0;
     rt_map.map = mem;
     rt_map.cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
     return 0;
+}
+
+int __fz_rt_map_errno(void)
+{
+    return rt_map.sys_errno;
 }
 
 __attribute__((visibility("default"))) void __fz_register(uint8_t **area, uint32_t n)
@@ -88,6 +101,7 @@ __attribute__((visibility("default"))) void __fz_register(uint8_t **area, uint32
     rt_map.needed += n;
     if (!rt_map.map || base + n > rt_map.cap)
         return;
+    __fz_rt_crash_note_module(area);
     if (rt_map.nmods < FZ_RT_MAX_MODULES)
         rt_map.mods[rt_map.nmods++] = (struct fz_rt_module){area, *area};
     *area = rt_map.map + base;
@@ -109,8 +123,28 @@ void __fz_rt_map_clear(void)
         memset(rt_map.map, 0, rt_map.used);
 }
 
+/* After the last persistent pass nothing the process does is an input's
+ * coverage, but pointing the modules back at their scratch counters is not
+ * enough: an instrumented function loads its map pointer once, on entry,
+ * so the code after __AFL_LOOP in the function that called it (usually
+ * main) still writes through the old pointer.  Those writes would land in
+ * the map of the run that just ended and show as coverage no input has
+ * (a "new" entry whenever a child is replaced).  So the shared segment is
+ * replaced in this process by private zero pages at the same address
+ * (mmap MAP_FIXED atomically unmaps what was there): stale pointers stay
+ * valid and write where nobody reads.  The fuzzer's own mapping, and the
+ * forkserver's, are separate and untouched.  If the mmap fails, the
+ * segment is detached instead of leaving it writable: a write would then
+ * fault, which is louder than wrong coverage but never silent. */
 void __fz_rt_map_detach(void)
 {
     for (uint32_t i = 0; i < rt_map.nmods; i++)
         *rt_map.mods[i].area = rt_map.mods[i].scratch;
+    if (!rt_map.map || !rt_map.seg_len)
+        return;
+    void *p = mmap(rt_map.map, rt_map.seg_len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (p == MAP_FAILED)
+        shmdt(rt_map.map);
+    rt_map.seg_len = 0; /* done: later calls only reset the pointers */
 }

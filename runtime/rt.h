@@ -11,11 +11,15 @@
 
 #include <stdint.h>
 
+#include "fz-protocol.h"
+
 #define FZ_RT_HIDDEN __attribute__((visibility("hidden")))
 
 /* rt-map.c: attaches the fuzzer's coverage map (once; safe to call again).
  * Returns 0, or an FZ_FS_ERROR_* code the forkserver reports. */
 FZ_RT_HIDDEN int __fz_rt_map_attach(void);
+/* errno of a failed attach (0 if none). */
+FZ_RT_HIDDEN int __fz_rt_map_errno(void);
 
 /* Map size the program needs: sum of every registered module's slots,
  * rounded up to FZ_MAP_SIZE_MIN (never 0). */
@@ -44,8 +48,13 @@ FZ_RT_HIDDEN int __fz_rt_input_attach(void);
  * installed before the fork point, starts watching fork(). */
 FZ_RT_HIDDEN void __fz_rt_diag_fsrv_started(void);
 
-/* In a new child right after fork() (async-signal-safe: one store). */
+/* In a new child right after fork() (async-signal-safe: a store and, under
+ * fz-fuzz, setpgid(0, 0)). */
 FZ_RT_HIDDEN void __fz_rt_diag_child_started(void);
+
+/* A set-up step failed with errno err: ENOMEM (the fuzzer's -m limit) is
+ * flagged as FZ_DIAG_NOMEM so the fuzzer names -m. */
+FZ_RT_HIDDEN void __fz_rt_diag_nomem(int err);
 
 /* Flags crash-signal handlers the program installed since it loaded. */
 FZ_RT_HIDDEN void __fz_rt_diag_check_handlers(void);
@@ -66,5 +75,23 @@ FZ_RT_HIDDEN void __fz_rt_diag_exited_in_run(void);
  * (without reaping) and compares the child's name with its own, which
  * tells an exec.  stops: the child may also stop (persistent, SIGSTOP). */
 FZ_RT_HIDDEN void __fz_rt_diag_peek(pid_t child, int stops);
+
+/* rt-diag.c: the page, NULL when fz-fuzz did not name one. */
+FZ_RT_HIDDEN fz_diag_t *__fz_rt_diag_page(void);
+
+/* rt-crash.c: crash sites (include/fz-protocol.h, "Crash sites").
+ * Forkserver, before its first fork: installs the crash handler where the
+ * program left the default action, and the sanitizers' report hooks. */
+FZ_RT_HIDDEN void __fz_rt_crash_install(void);
+
+/* __fz_register: addr lies in an instrumented module (its map pointer). */
+FZ_RT_HIDDEN void __fz_rt_crash_note_module(const void *addr);
+
+/* A persistent pass begins: forget a sanitizer report of the last one
+ * that did not end the process. */
+FZ_RT_HIDDEN void __fz_rt_crash_new_run(void);
+
+/* Non-zero when h is the runtime's crash handler (not the program's). */
+FZ_RT_HIDDEN int __fz_rt_crash_is_handler(const void *h);
 
 #endif

@@ -6,7 +6,7 @@
  * Slot k of its 8 counters is bumped when the input starts with byte 'a'+k;
  * input "!" aborts, input "x" calls exit(0) inside the loop, input "f"
  * forks a process that carries on with the loop (its __AFL_LOOP must
- * return 0 at once) and waits for it.  With
+ * return 0 at once) and waits for it, input "h" hangs (pause()).  With
  * RT_CLOSE_FDS set it closes fds 198/199 before __AFL_INIT(), as a daemon
  * that closes every descriptor would.
  */
@@ -45,6 +45,9 @@ int main(void)
             abort();
         if (buf[0] == 'x')
             exit(0);
+        if (buf[0] == 'h')
+            for (;;)
+                pause();
         if (buf[0] == 'f') {
             pid_t p = fork();
             if (p == 0)

@@ -4,8 +4,10 @@
  * both handshakes, the map size report, error words, the per-run loop,
  * persistent pauses (WIFSTOPPED), was_killed, shared-memory input, deferred
  * init and the closed-descriptor diagnosis; and fz's direct persistent mode
- * (negotiation, ok runs, crash and exit mid-run, loop end, kill while idle,
- * timeout kills at any moment).
+ * over the shared control page (negotiation, ok runs, crash and exit
+ * mid-run, loop end, kill while idle, timeout kills at any moment, the
+ * fuzzer dying first while idle or mid-run, sleeping instead of spinning
+ * when idle or with no spin budget).
  *
  * Targets (built by runtime/module.mk, hand-instrumented, no fz-cc needed):
  *   build/rt/rt_edges  testcases/rt_edges.c, 16 slots, stdin/file input
@@ -20,8 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/shm.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fz-config.h"
@@ -35,7 +40,8 @@ typedef struct {
     pid_t pid;
     int ctl, st, in_fd, err_fd;
     uint8_t *map, *fuzz;
-    int map_id, fuzz_id;
+    int map_id, fuzz_id, ctl_id;
+    fz_ctl_t *cp; /* direct mode's control page */
 } tgt_t;
 
 /* Starts path with the fuzzer's pipes on 198/199, a map of map_bytes and
@@ -46,10 +52,14 @@ static void tgt_start(tgt_t *t, const char *path, uint32_t map_bytes, const char
     t->map_id = shmget(IPC_PRIVATE, map_bytes, IPC_CREAT | 0600);
     t->fuzz_id = shmget(IPC_PRIVATE, FZ_MAX_INPUT + FZ_SHM_FUZZ_HDR, IPC_CREAT | 0600);
     ck_assert(t->map_id >= 0 && t->fuzz_id >= 0);
+    t->ctl_id = shmget(IPC_PRIVATE, FZ_CTL_SIZE, IPC_CREAT | 0600);
+    ck_assert(t->ctl_id >= 0);
     t->map = shmat(t->map_id, NULL, 0);
     t->fuzz = shmat(t->fuzz_id, NULL, 0);
+    t->cp = shmat(t->ctl_id, NULL, 0);
     shmctl(t->map_id, IPC_RMID, NULL);
     shmctl(t->fuzz_id, IPC_RMID, NULL);
+    shmctl(t->ctl_id, IPC_RMID, NULL);
     char in_name[] = "/tmp/check_runtime.XXXXXX", err_name[] = "/tmp/check_runtime.XXXXXX";
     t->in_fd = mkstemp(in_name);
     t->err_fd = mkstemp(err_name);
@@ -72,6 +82,8 @@ static void tgt_start(tgt_t *t, const char *path, uint32_t map_bytes, const char
         setenv(FZ_ENV_SHM_ID, buf, 1);
         snprintf(buf, sizeof buf, "%d", t->fuzz_id);
         setenv(FZ_ENV_SHM_FUZZ_ID, buf, 1);
+        snprintf(buf, sizeof buf, "%d", t->ctl_id);
+        setenv(FZ_ENV_CTL_SHM_ID, buf, 1);
         for (; env && *env; env++)
             putenv((char *)*env);
         execl(path, path, (char *)NULL);
@@ -125,7 +137,10 @@ static void tgt_stop(tgt_t *t)
     kill(t->pid, SIGKILL);
     waitpid(t->pid, NULL, 0);
     close(t->ctl), close(t->st), close(t->in_fd), close(t->err_fd);
-    shmdt(t->map), shmdt(t->fuzz);
+    pid_t live = (pid_t)t->cp->pid;
+    if (live > 0)
+        kill(live, SIGKILL);
+    shmdt(t->map), shmdt(t->fuzz), shmdt(t->cp);
 }
 
 static int map_count(tgt_t *t)
@@ -321,27 +336,77 @@ static uint32_t v1_start(tgt_t *t, const char *path, const char *const *env)
     return opt;
 }
 
-/* Puts input in the test-case shm, clears the map, sends request seq. */
+/* Puts input in the test-case shm, clears the map, posts request seq (and
+ * wakes the target if it sleeps), as fz-fuzz does. */
 static void dreq(tgt_t *t, uint32_t seq, const char *input)
 {
     uint32_t len = (uint32_t)strlen(input);
     memcpy(t->fuzz, &len, 4);
     memcpy(t->fuzz + FZ_SHM_FUZZ_HDR, input, len);
     memset(t->map, 0, 64);
-    wr(t, seq);
+    __atomic_store_n(&t->cp->req, seq, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&t->cp->req_sleeping, __ATOMIC_SEQ_CST))
+        syscall(SYS_futex, &t->cp->req, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
 }
 
 #define TAG(w) ((w)&FZ_FS_DIRECT_TAG_MASK)
 #define SEQ(w) ((w)&FZ_FS_DIRECT_SEQ)
 
-/* Reads a DIED message; returns the status, checks seq and pid. */
+/* Polls until cond holds, with a 5 s guard so a broken runtime fails. */
+#define WAIT_FOR(cond)                                                    \
+    do {                                                                  \
+        int waited_ = 0;                                                  \
+        while (!(cond) && waited_++ < 5000)                               \
+            usleep(1000);                                                 \
+        ck_assert_msg(cond, "timed out waiting for " #cond);              \
+    } while (0)
+
+/* The answer to run seq (OK or DIED). */
+static uint32_t dans(tgt_t *t, uint32_t seq)
+{
+    WAIT_FOR(SEQ(t->cp->ans) == seq);
+    return t->cp->ans;
+}
+
+/* The answer to run seq must be DIED; returns the status, checks the pid. */
 static int died(tgt_t *t, uint32_t seq, uint32_t pid)
 {
-    uint32_t w = rd_ok(t);
+    uint32_t w = dans(t, seq);
     ck_assert_uint_eq(TAG(w), FZ_FS_DIRECT_DIED);
-    ck_assert_uint_eq(SEQ(w), seq);
-    ck_assert_uint_eq(rd_ok(t), pid);
-    return (int)rd_ok(t);
+    ck_assert_uint_eq(t->cp->dead_pid, pid);
+    return (int)t->cp->dead_status;
+}
+
+/* Process state letter from /proc/PID/stat ('R' running, 'S' sleeping,
+ * 'Z' zombie), 0 when the process is gone. */
+static char proc_state(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* A process that is gone or a zombie (reparented, awaiting its reaper). */
+static int ended(pid_t pid)
+{
+    char c = proc_state(pid);
+    return c == 0 || c == 'Z' || c == 'X';
+}
+
+/* Sleeping, judged over 20 samples: a spinner is almost always 'R'. */
+static int sleeping(pid_t pid)
+{
+    int s = 0;
+    for (int i = 0; i < 20; i++, usleep(2000))
+        s += proc_state(pid) == 'S';
+    return s >= 18;
 }
 
 START_TEST(direct_negotiation)
@@ -355,9 +420,16 @@ START_TEST(direct_negotiation)
     const char *not_pers[] = {FZ_ENV_FSRV_VERSION "=1", FZ_ENV_FSRV_DIRECT "=1", NULL};
     ck_assert_uint_eq(v1_start(&t, EDGES, not_pers) & FZ_FS_NEW_OPT_FZ_DIRECT, 0);
     tgt_stop(&t);
+    /* A control page that cannot be attached: the classic protocol. */
+    const char *bad_page[] = {FZ_ENV_FSRV_VERSION "=1", FZ_ENV_FSRV_DIRECT "=1",
+                              FZ_ENV_PERSISTENT "=1", FZ_ENV_DEFER "=1",
+                              FZ_ENV_CTL_SHM_ID "=-1", NULL};
+    ck_assert_uint_eq(v1_start(&t, LOOP, bad_page) & FZ_FS_NEW_OPT_FZ_DIRECT, 0);
+    uint32_t pid;
+    ck_assert(WIFSTOPPED(run(&t, "a", 0, &pid)));
+    tgt_stop(&t);
     const char *legacy[] = {FZ_ENV_FSRV_DIRECT "=1", FZ_ENV_PERSISTENT "=1", NULL};
     loop_start(&t, legacy); /* legacy options word, no direct bit, SIGSTOP as before */
-    uint32_t pid;
     ck_assert(WIFSTOPPED(run(&t, "a", 0, &pid)));
     tgt_stop(&t);
     uint32_t opt = v1_start(&t, LOOP, direct_env);
@@ -371,31 +443,31 @@ START_TEST(direct_ok_runs_and_loop_end)
 {
     tgt_t t;
     v1_start(&t, LOOP, direct_env);
-    /* A fresh child: the forkserver says its pid, the child says ok. */
+    /* A fresh child: it says its pid on the page and answers ok. */
     dreq(&t, 1, "a");
-    uint32_t p1 = rd_ok(&t);
-    ck_assert_uint_eq(TAG(p1), 0);
-    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 1);
+    ck_assert_uint_eq(dans(&t, 1), FZ_FS_DIRECT_OK | 1);
+    uint32_t p1 = t.cp->pid;
+    ck_assert_uint_ne(p1, 0);
     ck_assert_int_eq(map_count(&t), 1);
     ck_assert_int_eq(t.map[1], 1);
-    /* Passes 2..4 in the same child: nothing but ok, one slot each. */
+    /* Passes 2..4 in the same child: one slot each. */
     const char *in[] = {"b", "c", "d"};
     for (uint32_t i = 0; i < 3; i++) {
         dreq(&t, 2 + i, in[i]);
-        ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | (2 + i));
+        ck_assert_uint_eq(dans(&t, 2 + i), FZ_FS_DIRECT_OK | (2 + i));
         ck_assert_int_eq(map_count(&t), 1);
         ck_assert_int_eq(t.map[2 + i], 1);
+        if (i < 2) /* after the 4th pass the child may be gone already */
+            ck_assert_uint_eq(t.cp->pid, p1);
     }
-    /* The 4th pass ended the loop: the child exits by itself and the
-     * forkserver reports that with seq 0 (no run), before any request. */
-    int s = died(&t, 0, p1);
-    ck_assert(WIFEXITED(s) && WEXITSTATUS(s) == 0);
+    /* The 4th pass ended the loop: the child exits by itself, which is no
+     * run's result; the forkserver only clears the pid. */
+    WAIT_FOR(t.cp->pid == 0);
+    ck_assert_uint_eq(t.cp->ans, FZ_FS_DIRECT_OK | 4);
     ck_assert_int_eq(map_count(&t), 1); /* exit handlers left the map alone */
     dreq(&t, 5, "e");
-    uint32_t p2 = rd_ok(&t);
-    ck_assert_uint_eq(TAG(p2), 0);
-    ck_assert_uint_ne(p1, p2);
-    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 5);
+    ck_assert_uint_eq(dans(&t, 5), FZ_FS_DIRECT_OK | 5);
+    ck_assert_uint_ne(t.cp->pid, p1);
     ck_assert_int_eq(t.map[5], 1);
     tgt_stop(&t);
 }
@@ -406,28 +478,30 @@ START_TEST(direct_crash_and_exit_mid_run)
     tgt_t t;
     v1_start(&t, LOOP, direct_env);
     dreq(&t, 1, "a");
-    uint32_t p1 = rd_ok(&t);
-    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 1);
+    ck_assert_uint_eq(dans(&t, 1), FZ_FS_DIRECT_OK | 1);
+    uint32_t p1 = t.cp->pid;
     /* A crash in a live child: the forkserver reports it for run 2. */
     dreq(&t, 2, "!");
     int s = died(&t, 2, p1);
     ck_assert(WIFSIGNALED(s) && WTERMSIG(s) == SIGABRT);
+    ck_assert_uint_eq(t.cp->pid, 0);
     /* A crash in the first pass of a fresh child. */
     dreq(&t, 3, "!");
-    uint32_t p2 = rd_ok(&t);
+    ck_assert_uint_eq(TAG(dans(&t, 3)), FZ_FS_DIRECT_DIED);
+    uint32_t p2 = t.cp->dead_pid;
     ck_assert_uint_ne(p1, p2);
-    s = died(&t, 3, p2);
+    s = (int)t.cp->dead_status;
     ck_assert(WIFSIGNALED(s) && WTERMSIG(s) == SIGABRT);
     /* exit() inside the loop: an exit status for that run, then a fork. */
     dreq(&t, 4, "b");
-    uint32_t p3 = rd_ok(&t);
-    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 4);
+    ck_assert_uint_eq(dans(&t, 4), FZ_FS_DIRECT_OK | 4);
+    uint32_t p3 = t.cp->pid;
     dreq(&t, 5, "x");
     s = died(&t, 5, p3);
     ck_assert(WIFEXITED(s) && WEXITSTATUS(s) == 0);
     dreq(&t, 6, "c");
-    ck_assert_uint_ne(rd_ok(&t), p3);
-    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 6);
+    ck_assert_uint_eq(dans(&t, 6), FZ_FS_DIRECT_OK | 6);
+    ck_assert_uint_ne(t.cp->pid, p3);
     ck_assert_int_eq(t.map[3], 1);
     tgt_stop(&t);
 }
@@ -436,88 +510,129 @@ END_TEST
 START_TEST(direct_was_killed_while_idle)
 {
     /* The fuzzer's timer can fire just after the child said ok: it kills an
-     * idle child.  The forkserver still reports that death (seq 0), so the
-     * fuzzer, which reads until the DIED of the pid it killed, never waits
-     * in vain; the next request gets a fresh child. */
+     * idle child.  That death is no run's: nothing is reported, and the
+     * next request gets a fresh child. */
     tgt_t t;
     v1_start(&t, LOOP, direct_env);
     dreq(&t, 7, "a");
-    uint32_t p1 = rd_ok(&t);
-    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 7);
+    ck_assert_uint_eq(dans(&t, 7), FZ_FS_DIRECT_OK | 7);
+    uint32_t p1 = t.cp->pid;
     kill((pid_t)p1, SIGKILL);
-    /* Seq 0, or 7 if the kill landed between the child's OK and its
-     * marking itself idle (fz-protocol.h): either is stale to the fuzzer. */
-    uint32_t w = rd_ok(&t);
-    ck_assert_uint_eq(TAG(w), FZ_FS_DIRECT_DIED);
-    ck_assert(SEQ(w) == 0 || SEQ(w) == 7);
-    ck_assert_uint_eq(rd_ok(&t), p1);
-    int s = (int)rd_ok(&t);
-    ck_assert(WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL);
+    WAIT_FOR(t.cp->pid == 0);
+    ck_assert_uint_eq(t.cp->ans, FZ_FS_DIRECT_OK | 7);
     dreq(&t, 8, "b");
-    uint32_t p2 = rd_ok(&t);
-    ck_assert_uint_eq(TAG(p2), 0);
-    ck_assert_uint_ne(p1, p2);
-    ck_assert_uint_eq(rd_ok(&t), FZ_FS_DIRECT_OK | 8);
+    ck_assert_uint_eq(dans(&t, 8), FZ_FS_DIRECT_OK | 8);
+    ck_assert_uint_ne(t.cp->pid, p1);
+    ck_assert_int_eq(t.map[2], 1);
     tgt_stop(&t);
 }
 END_TEST
 
-/* One run as fz-fuzz does it: skip words of other runs, follow new pids.
- * Returns -1 for ok, else the wait status; *pid is the current child. */
-static int drun(tgt_t *t, uint32_t seq, const char *input, uint32_t *pid)
+/* A timeout as fz-fuzz handles it: kill the child serving the run (the
+ * page's pid) until run seq has an answer, and return that answer. */
+static uint32_t kill_run(tgt_t *t, uint32_t seq)
 {
-    dreq(t, seq, input);
-    for (;;) {
-        uint32_t w = rd_ok(t);
-        if (TAG(w) == 0) {
-            *pid = w;
-        } else if (TAG(w) == FZ_FS_DIRECT_OK) {
-            if (SEQ(w) == seq)
-                return -1;
-        } else {
-            ck_assert_uint_eq(TAG(w), FZ_FS_DIRECT_DIED);
-            uint32_t p = rd_ok(t), s = rd_ok(t);
-            if (SEQ(w) == seq) {
-                ck_assert_uint_eq(p, *pid);
-                return (int)s;
-            }
-        }
+    for (int tries = 0; tries < 250; tries++) {
+        pid_t p = (pid_t)t->cp->pid;
+        if (p > 0)
+            kill(p, SIGKILL);
+        for (int i = 0; i < 20 && SEQ(t->cp->ans) != seq; i++)
+            usleep(1000);
+        if (SEQ(t->cp->ans) == seq)
+            return t->cp->ans;
     }
+    ck_abort_msg("run %u never answered", seq);
+    return 0;
 }
 
 START_TEST(direct_timeout_kill_at_any_moment)
 {
-    /* A timeout kill can land before the child read the request, during the
-     * pass, or after its ok.  Whatever the interleaving, exactly one DIED
-     * of that pid follows, and the protocol carries on in step. */
+    /* A timeout kill can land before the child took the request, during
+     * the pass, or after its ok.  Whatever the interleaving, run seq gets
+     * exactly one answer: DIED (SIGKILL), or OK when the pass won the race
+     * or a new child served the request the killed one had not taken; a
+     * hanging pass always ends DIED.  The next run works in any case. */
     tgt_t t;
     v1_start(&t, LOOP, direct_env);
-    uint32_t seq = 1, pid = 0;
-    ck_assert_int_eq(drun(&t, seq++, "a", &pid), -1);
+    uint32_t seq = 1;
+    dreq(&t, seq, "a");
+    ck_assert_uint_eq(dans(&t, seq++), FZ_FS_DIRECT_OK | 1);
     for (int i = 0; i < 40; i++) {
-        dreq(&t, seq++, "b");
+        int hang = i % 3 == 0;
+        dreq(&t, seq, hang ? "h" : "b");
         if (i & 1)
             usleep(50);
-        kill((pid_t)pid, SIGKILL);
-        uint32_t w, p, s;
-        for (;;) {
-            w = rd_ok(&t);
-            if (TAG(w) == 0) { /* only a child that had ended may be replaced */
-                pid = w;
-                kill((pid_t)pid, SIGKILL);
-            } else if (TAG(w) == FZ_FS_DIRECT_DIED) {
-                p = rd_ok(&t), s = rd_ok(&t);
-                if (p == pid)
-                    break;
-            }
+        uint32_t w = kill_run(&t, seq++);
+        if (TAG(w) == FZ_FS_DIRECT_DIED) {
+            int s = (int)t.cp->dead_status;
+            ck_assert(WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL);
+        } else {
+            ck_assert_msg(!hang, "a hanging pass answered ok");
         }
-        ck_assert(WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL);
-        uint32_t old = pid;
-        ck_assert_int_eq(drun(&t, seq++, "c", &pid), -1);
-        ck_assert_uint_ne(pid, old);
+        dreq(&t, seq, "c");
+        ck_assert_uint_eq(dans(&t, seq), FZ_FS_DIRECT_OK | seq);
+        seq++;
         ck_assert_int_eq(t.map[3], 1);
     }
     tgt_stop(&t);
+}
+END_TEST
+
+START_TEST(direct_fuzzer_dies_first)
+{
+    /* The fuzzer goes away (closing 198 is what its death does, SIGKILL
+     * included): an idle child and its forkserver end, and so do a
+     * forkserver with no child and one whose child hangs mid-run. */
+    const char *inputs[] = {"a", NULL, "h"};
+    for (int k = 0; k < 3; k++) {
+        tgt_t t;
+        v1_start(&t, LOOP, direct_env);
+        uint32_t child = 0;
+        if (inputs[k]) {
+            dreq(&t, 1, inputs[k]);
+            if (inputs[k][0] == 'h')
+                WAIT_FOR(t.cp->pid != 0 && t.cp->cur == 1);
+            else
+                ck_assert_uint_eq(dans(&t, 1), FZ_FS_DIRECT_OK | 1);
+            child = t.cp->pid;
+            ck_assert_uint_ne(child, 0);
+        }
+        close(t.ctl);
+        int s, waited = 0;
+        while (waitpid(t.pid, &s, WNOHANG) == 0 && waited++ < 5000)
+            usleep(1000);
+        ck_assert_msg(waited < 5000, "the forkserver outlived the fuzzer (case %d)", k);
+        if (child)
+            WAIT_FOR(ended((pid_t)child));
+        t.pid = getpid(); /* already reaped: keep tgt_stop off it */
+        t.ctl = -1;
+        t.cp->pid = 0;
+        close(t.st), close(t.in_fd), close(t.err_fd);
+        shmdt(t.map), shmdt(t.fuzz), shmdt(t.cp);
+    }
+}
+END_TEST
+
+START_TEST(direct_sleeps_when_idle_or_told_not_to_spin)
+{
+    /* With no spin budget the idle child sleeps at once; with one it spins
+     * at most that long, then sleeps too.  The forkserver sleeps while its
+     * child runs, however long the pass takes. */
+    for (uint32_t spin = 0; spin <= 4096; spin += 4096) {
+        tgt_t t;
+        v1_start(&t, LOOP, direct_env);
+        t.cp->spin = spin;
+        dreq(&t, 1, "a");
+        ck_assert_uint_eq(dans(&t, 1), FZ_FS_DIRECT_OK | 1);
+        usleep(10000);
+        ck_assert(sleeping((pid_t)t.cp->pid));
+        ck_assert(t.cp->req_sleeping);
+        ck_assert(sleeping(t.pid));
+        dreq(&t, 2, "h");
+        WAIT_FOR(t.cp->cur == 2);
+        ck_assert(sleeping(t.pid));
+        tgt_stop(&t);
+    }
 }
 END_TEST
 
@@ -539,6 +654,8 @@ int main(void)
     tcase_add_test(tc, direct_crash_and_exit_mid_run);
     tcase_add_test(tc, direct_was_killed_while_idle);
     tcase_add_test(tc, direct_timeout_kill_at_any_moment);
+    tcase_add_test(tc, direct_fuzzer_dies_first);
+    tcase_add_test(tc, direct_sleeps_when_idle_or_told_not_to_spin);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }

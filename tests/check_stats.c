@@ -91,7 +91,7 @@ START_TEST(test_keys)
     static const char *fz_keys[] = {"execs_per_fork", "calibration_execs", "minimize_execs",
                                     "total_crashes",  "total_hangs",       "flaky_crashes",
                                     "rng_seed",       "sync_execs",        "target_warnings",
-                                    "fsrv_protocol"};
+                                    "fsrv_protocol",  "unique_crash_sites", "flaky_crash_sites"};
     size_t n_afl = sizeof(afl_keys) / sizeof(afl_keys[0]);
     size_t n_fz = sizeof(fz_keys) / sizeof(fz_keys[0]);
     size_t next_afl = 0, lines = 0;
@@ -147,12 +147,14 @@ START_TEST(test_resume_parse)
     r.total_crashes = 9;
     r.total_hangs = 4;
     r.flaky_crashes = 2;
+    r.flaky_crash_sites = 5;
     char buf[8192];
     fz_stats_format(buf, sizeof(buf), &r);
     fz_stats_t s;
     memset(&s, 0, sizeof(s));
-    ck_assert_int_eq(fz_resume_parse_stats(buf, &s), 6);
+    ck_assert_int_eq(fz_resume_parse_stats(buf, &s), 7);
     ck_assert_uint_eq(s.prev_flaky_crashes, 2);
+    ck_assert_uint_eq(s.prev_flaky_sites, 5);
     ck_assert_uint_eq(s.prev_execs, 123456);
     ck_assert_uint_eq(s.prev_run_time, 100);
     ck_assert_uint_eq(s.prev_cycles, 3);
@@ -246,6 +248,42 @@ START_TEST(test_rate_last_min)
 END_TEST
 
 /* The clock is read about every FZ_STATUS_CHECK_MS whatever the speed. */
+/* fuzzer_stats.json: every key of fuzzer_stats with its value, numbers
+ * as numbers, text quoted and escaped. */
+START_TEST(test_json)
+{
+    fz_stats_report_t r;
+    sample(&r);
+    r.command_line = "./t \"a b\" \\x";
+    char text[8192], json[16384];
+    fz_stats_format(text, sizeof text, &r);
+    ck_assert_int_gt(fz_stats_json(text, json, sizeof json), 0);
+    ck_assert_ptr_nonnull(strstr(json, "\"execs_done\": 123456,"));
+    ck_assert_ptr_nonnull(strstr(json, "\"start_time\": 1700000000,"));
+    ck_assert_ptr_nonnull(strstr(json, "\"afl_version\": \""));
+    ck_assert_ptr_nonnull(strstr(json, "\"command_line\": \"./t \\\"a b\\\" \\\\x\""));
+    int keys = 0, lines = 0;
+    for (const char *p = text; (p = strchr(p, '\n')); p++)
+        lines++;
+    for (const char *p = json; (p = strstr(p, "\": ")); p++)
+        keys++;
+    ck_assert_int_eq(keys, lines);
+    ck_assert_int_eq(json[0], '{');
+    ck_assert_int_eq(fz_stats_json(text, json, 64), -1); /* too small: refused, not cut */
+}
+END_TEST
+
+/* The live screen only for a terminal terminfo knows. */
+START_TEST(test_term_ok)
+{
+    ck_assert_int_eq(fz_status_term_ok(NULL), 0);
+    ck_assert_int_eq(fz_status_term_ok(""), 0);
+    ck_assert_int_eq(fz_status_term_ok("dumb"), 0);
+    ck_assert_int_eq(fz_status_term_ok("no-such-terminal-xyz"), 0);
+    ck_assert_int_eq(fz_status_term_ok("../../etc/passwd"), 0);
+}
+END_TEST
+
 START_TEST(test_status_interval)
 {
     ck_assert_uint_eq(fz_status_interval(10, 1000), 1);    /* 10 runs/s: every run */
@@ -267,6 +305,8 @@ int main(void)
     tcase_add_test(tc, test_atomic_write);
     tcase_add_test(tc, test_rate_last_min);
     tcase_add_test(tc, test_status_interval);
+    tcase_add_test(tc, test_json);
+    tcase_add_test(tc, test_term_ok);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }

@@ -21,6 +21,7 @@
 #include "core/fileio.h"
 #include "core/opts.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-cmin";
 
@@ -197,6 +198,7 @@ static void copy_kept(const cmin_set_t *set, const char *out)
 
 int main(int argc, char **argv)
 {
+    fz_version_check(argc, argv, "fz-cmin");
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
     const char *in = NULL, *out = NULL;

@@ -15,6 +15,7 @@
 #include "core/fileio.h"
 #include "core/opts.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-showmap";
 
@@ -60,6 +61,7 @@ static int write_map(const char *out, const uint8_t *map, size_t size, int raw, 
 
 int main(int argc, char **argv)
 {
+    fz_version_check(argc, argv, "fz-showmap");
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
     const char *out = NULL;

@@ -15,6 +15,7 @@
 #include "core/minimize.h"
 #include "core/opts.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 const char *fz_log_prog = "fz-tmin";
 
@@ -38,9 +39,17 @@ static void die_exec(fz_exec_t *x)
     fz_die("%s", msg);
 }
 
-/* Decides what to keep from one run of the original input. */
+/* A candidate keeps the crash only if it crashes at the same site (the
+ * same bug), when the first run had one. */
+static int same_site(void *ctx, const fz_exec_rec_t *rec)
+{
+    return rec->site == *(const uint64_t *)ctx;
+}
+
+/* Decides what to keep from one run of the original input; site receives
+ * the crash site to keep (0: none known). */
 static void choose_mode(fz_exec_t *x, fz_min_cfg_t *mc, uint8_t *want, const char *in,
-                        const uint8_t *buf, size_t len, int any_crash)
+                        const uint8_t *buf, size_t len, int any_crash, uint64_t *site)
 {
     fz_exec_rec_t rec;
     fz_run_result_t r = fz_exec_run(x, buf, len, 0, &rec);
@@ -53,6 +62,11 @@ static void choose_mode(fz_exec_t *x, fz_min_cfg_t *mc, uint8_t *want, const cha
     if (r == FZ_RUN_CRASH) {
         mc->mode = FZ_MIN_CRASH;
         mc->crash_signal = any_crash ? 0 : rec.signal;
+        if (!any_crash && rec.site) {
+            *site = rec.site;
+            mc->accept = same_site;
+            mc->accept_ctx = site;
+        }
         return;
     }
     mc->mode = FZ_MIN_COVERAGE;
@@ -62,6 +76,7 @@ static void choose_mode(fz_exec_t *x, fz_min_cfg_t *mc, uint8_t *want, const cha
 
 int main(int argc, char **argv)
 {
+    fz_version_check(argc, argv, "fz-tmin");
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
     const char *in = NULL, *out = NULL;
@@ -112,7 +127,8 @@ int main(int argc, char **argv)
     if (!want || !res)
         fz_die("out of memory");
     fz_min_cfg_t mc = {.max_execs = max_execs};
-    choose_mode(&x, &mc, want, in, buf, len, any_crash);
+    uint64_t site = 0;
+    choose_mode(&x, &mc, want, in, buf, len, any_crash, &site);
 
     size_t res_len;
     fz_min_stats_t st;
@@ -130,7 +146,10 @@ int main(int argc, char **argv)
     if (!quiet)
         fz_info("%s: %zu -> %zu bytes in %llu executions (kept %s%s)", out, len, res_len,
                 (unsigned long long)st.execs + 1, mc.mode == FZ_MIN_COVERAGE ? "coverage" : "crash",
-                mc.mode == FZ_MIN_CRASH && mc.crash_signal ? ", same signal" : "");
+                mc.mode != FZ_MIN_CRASH ? ""
+                : site                  ? ", same crash site"
+                : mc.crash_signal       ? ", same signal"
+                                        : "");
     if (st.flaky && !quiet)
         fz_warn("the target did not reproduce every time; the result may not be minimal");
     fz_exec_stop(&x);

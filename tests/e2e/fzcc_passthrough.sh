@@ -37,7 +37,13 @@ same "-E" -E x.c
 same "-E -dM" -E -dM x.c
 same "-M" -M x.c
 same "-MM -c" -MM -c x.c
-same "--version" --version
+# --version: the compiler's own answer first, unchanged, then fz's line.
+fzcc --version >fz.out 2>fz.err && plaincc --version >plain.out 2>plain.err || fail "--version failed"
+head -n "$(wc -l <plain.out)" fz.out | cmp -s - plain.out || fail "--version: the compiler's answer is changed"
+[ "$(($(wc -l <plain.out) + 1))" = "$(wc -l <fz.out)" ] || fail "--version: want one added line"
+tail -1 fz.out | grep -Eq '^fz-c[a-z+]* \(fz\) [0-9]' || fail "--version: no fz line: $(tail -1 fz.out)"
+cmp -s fz.err plain.err || fail "--version: stderr differs"
+ok "--version: $FZ_TEST_CC's answer unchanged, then '$(tail -1 fz.out | cut -c1-40)...'"
 same "-dumpmachine" -dumpmachine
 same "-dumpversion" -dumpversion
 same "-print-file-name" -print-file-name=libc.so

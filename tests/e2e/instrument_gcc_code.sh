@@ -5,7 +5,8 @@
 # counters of N bytes, an internal __fz_area pointing at them, a weak
 # __fz_register, a constructor of FZ_CTOR_PRIORITY_REGISTER that tests the
 # weak symbol and registers N slots), one load of __fz_area per
-# instrumented function, inline NeverZero increments, and no call added
+# instrumented function, inline NeverZero increments (addb $1 / adcb $0 on
+# the counter in memory), and no call added
 # per edge.  GCC only, x86-64 assembly.
 . "$(dirname "$0")/../lib.sh"
 
@@ -49,11 +50,10 @@ for O in -O0 -O1 -O2 -O3; do
     loads=$(grep -cE 'mov[q]?\s__fz_area\(%rip\)' $s)
     [ "$loads" -ge 1 ] && [ "$loads" -lt "$fns" ] ||
         fail "$O: $loads loads of __fz_area for $fns functions (one per instrumented function)"
-    # Optimised, each increment is add + adc (NeverZero through the carry);
-    # GCC may duplicate a block, never drop one.
-    if [ $O != -O0 ]; then
-        inc=$(grep -cE '^\sadcb\s\$0, ' $s)
-        [ "$inc" -ge "$n" ] || fail "$O: $inc add-with-carry increments for $n slots"
-    fi
+    # At every level each increment is addb $1 then adcb $0 on the counter
+    # in memory (NeverZero through the carry, two read-modify-write
+    # instructions); GCC may duplicate a block, never drop one.
+    inc=$(grep -A1 -E '^\saddb\s\$1, [0-9]*\(%[a-z0-9]+\)$' $s | grep -cE '^\sadcb\s\$0, [0-9]*\(%[a-z0-9]+\)$')
+    [ "$inc" -ge "$n" ] || fail "$O: $inc addb/adcb increments for $n slots"
     ok "$O: $n slots, ABI as in docs/internals.md, $loads map loads, no added call"
 done

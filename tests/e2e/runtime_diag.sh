@@ -2,10 +2,11 @@
 # runtime_diag.sh - what fz-fuzz cannot see from wait statuses and maps, the
 # runtime reports and fz-fuzz explains (runtime/rt-diag.c, fz-fuzz/diag.c):
 # testcases/diag_target.c forks, execs, swallows its own SIGSEGV, exits in
-# __AFL_LOOP (exit() or _exit()) or closes / replaces fds 198/199 there, in a
-# persistent (direct mode) and a classic build; each gives
+# __AFL_LOOP (exit() or _exit()), in a persistent (direct mode) and a
+# classic build; each gives
 # its warning on stderr and its word in fuzzer_stats' target_warnings, and
-# the controls (plain, ASan/UBSan, libFuzzer-style) give none.
+# the controls (plain, ASan/UBSan, libFuzzer-style, and a run that closes or
+# replaces fds 198/199, which children no longer hold) give none.
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 [ -x "$FZ_BIN/fz-fuzz" ] || fz_skip "bin/fz-fuzz is not built yet"
@@ -49,14 +50,15 @@ done
 fuzz dp-exit exit dp && expect dp-exit "exit_in_loop" "leaves __AFL_LOOP through exit"
 # _exit() runs no exit handlers: the forkserver sees the child exit mid-run.
 fuzz dp-_exit _exit dp && expect dp-_exit "exit_in_loop" "leaves __AFL_LOOP through exit"
-# In direct mode the child talks on 198/199 itself: losing them ends it.
-fuzz dp-close close_fds dp && expect dp-close "fds_in_loop" "closes or replaces fds 198/199 .* inside __AFL_LOOP"
-fuzz dp-dup dup_fds dp && expect dp-dup "fds_in_loop" "closes or replaces fds 198/199 .* inside __AFL_LOOP"
+# A child closes 198/199 right after fork() in both modes (direct mode
+# talks through the control page): closing or replacing them in a run is
+# harmless, and a direct-mode child keeps serving runs.
+fuzz dp-close close_fds dp && expect dp-close none ""
+fuzz dp-dup dup_fds dp && expect dp-dup none ""
 for m in close dup; do
     epf=$(awk -F' *: *' '$1=="execs_per_fork"{print int($2)}' "o-dp-$m/default/fuzzer_stats")
-    [ "$epf" = 1 ] || fail "dp-$m: execs_per_fork $epf, expected 1 (each run a new child)"
+    [ "$epf" -gt 10 ] || fail "dp-$m: execs_per_fork $epf, expected the child to live on"
 done
-# In a classic child 198/199 are closed before the program runs: harmless.
 fuzz dc-close close_fds dc && expect dc-close none ""
 # In a classic build exit() is how every run ends: nothing to say.
 fuzz dc-exit exit dc && expect dc-exit none ""

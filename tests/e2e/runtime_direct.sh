@@ -6,8 +6,9 @@
 #    each (a timeout kill and a crash both end the child, the next run
 #    forks a new one) with many executions per child;
 #  - the same seed and budget give the same queue, crashes and hangs with
-#    direct mode and with the classic SIGSTOP protocol (FZ_NO_DIRECT=1):
-#    the two protocols judge every run alike.
+#    direct mode (on one CPU, and with FZ_SPIN=1, which puts the target on
+#    a CPU of its own and spins when a second CPU is free) and with the
+#    classic SIGSTOP protocol (FZ_NO_DIRECT=1): they judge every run alike.
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 [ -x "$FZ_BIN/fz-cc" ] && [ -e "$FZ_ROOT/lib/fz/fz-rt.o" ] || fail "build fz first (make)"
@@ -46,11 +47,12 @@ listing() { # dir -> "name-without-time md5" lines
         printf '%s %s\n' "$(printf %s "$f" | sed 's/,time:[0-9]*//')" "$(md5sum <"$f" | cut -c1-32)"
     done)
 }
-for mode in direct classic; do
-    nd=0
+for mode in direct spin classic; do
+    nd=0 spin=0
     [ $mode = classic ] && nd=1
+    [ $mode = spin ] && spin=1
     rc=0
-    FZ_NO_DIRECT=$nd "$FZ_BIN/fz-fuzz" -q -i seeds -o $mode -s 1 -t 200 -E 3000 -- ./harness >$mode.log 2>&1 || rc=$?
+    FZ_SPIN=$spin FZ_NO_DIRECT=$nd "$FZ_BIN/fz-fuzz" -q -i seeds -o $mode -s 1 -t 200 -E 3000 -- ./harness >$mode.log 2>&1 || rc=$?
     [ $rc = 3 ] || { tail -n 20 $mode.log; fail "$mode: fz-fuzz exit $rc, expected 3 (crash found)"; }
     for d in queue crashes hangs; do listing $mode/default/$d >$mode.$d.txt; done
     grep -q '^id:[^ ]* ' $mode.crashes.txt || fail "$mode: no crash saved"
@@ -69,5 +71,6 @@ for mode in direct classic; do
 done
 for d in queue crashes hangs; do
     diff direct.$d.txt classic.$d.txt || fail "direct and classic protocols gave different $d"
+    diff spin.$d.txt classic.$d.txt || fail "direct mode with FZ_SPIN=1 and the classic protocol gave different $d"
 done
 ok "crash and hang found, $epf execs per child; direct and classic runs agree ($(wc -l <direct.queue.txt) queue entries)"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # showmap_basic.sh - fz-showmap on small instrumented programs: two inputs
 # give two maps, the same input the stdin delivery works,
-# -r / -e formats, the crash exit code, and the same map as afl-showmap on
+# -r / -e formats, the crash exit code, and the same map as afl-showmap (with
+# -r / -e; its default file is a subset, docs/tools.md) on
 # the same binary.  Also the persistent + shared-memory harness.
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
@@ -57,9 +58,32 @@ rc=$?
 ok "crash: exit 3, map written"
 
 if command -v afl-showmap >/dev/null; then
+    # Equal files with -r and -e; afl-showmap's default file leaves out
+    # slots whose raw count is not the lowest of its bucket (docs/tools.md),
+    # so there it is a subset of ours.
+    for m in -r -e; do
+        afl-showmap -q $m -o "am$m" -- ./branches <in2 >/dev/null 2>&1
+        fz-showmap -q $m -o "fm$m" -- ./branches <in2
+        cmp -s "am$m" "fm$m" || fail "afl-showmap $m disagrees: $(diff "am$m" "fm$m" | head -5)"
+    done
     afl-showmap -q -o am -- ./branches <in2 >/dev/null 2>&1
-    cmp -s am m2s || fail "afl-showmap disagrees: $(diff am m2 | head -5)"
-    ok "same map as afl-showmap"
+    [ -z "$(comm -23 am m2s)" ] || fail "afl-showmap's default file has tuples fz-showmap's lacks: $(comm -23 am m2s | head -3)"
+    ok "same map as afl-showmap with -r and -e; its default file a subset of ours"
+    # What docs/tools.md says afl-showmap's default file keeps: a slot whose
+    # raw count is the lowest of its bucket (1 2 3 4 8 16 32 128).
+    fzcc -O1 "$FZ_ROOT/testcases/nz_loop.c" -o nzloop 2>/dev/null || fail "fz-cc cannot build nz_loop.c"
+    kept=""
+    for n in 2 3 4 5 6 8 9 10 17 21 33 34 101 129 201; do
+        afl-showmap -q -r -o raw -- ./nzloop "$n" </dev/null >/dev/null 2>&1
+        afl-showmap -q -o def -- ./nzloop "$n" </dev/null >/dev/null 2>&1
+        fz-showmap -q -o fzdef -- ./nzloop "$n" </dev/null
+        # The loop's busiest slot and its raw count.
+        read -r slot c < <(tr ':' ' ' <raw | sort -k2,2n | tail -1)
+        grep -q "^$slot:" fzdef || fail "fz-showmap dropped slot $slot (count $c)"
+        grep -q "^$slot:" def && kept="$kept $c"
+    done
+    [ "$kept" = " 1 2 3 4 8 16 32 128" ] || fail "afl-showmap's default kept counts$kept; docs/tools.md says 1 2 3 4 8 16 32 128"
+    ok "afl-showmap's default file keeps only counts$kept (docs/tools.md)"
 else
     fz_skip_part "afl-showmap is not installed (apt-get install afl++); comparison skipped"
 fi

@@ -1,0 +1,379 @@
+/*
+ * rt-crash.c - where a fuzzed child crashed: its crash site.
+ *
+ * fz-fuzz tells two crashes apart by where they happen, not only by the
+ * coverage of the run (include/fz-protocol.h, "Crash sites"): a deep bug
+ * whose input also reaches a shallow one must keep its own file, and four
+ * paths into one abort() are one bug.  So, under fz-fuzz only (the
+ * diagnostics page exists), the forkserver installs a handler for the
+ * crash signals the program left at their default action.  In the dying
+ * child it unwinds a few frames, makes each address module-relative,
+ * hashes them, writes the site to the page and re-raises the signal with
+ * the default action, so the wait status is exactly what it would have
+ * been.  A fault inside the handler itself meets the default action
+ * (SA_RESETHAND): the process dies of it instead of looping.
+ *
+ * Sanitizer builds report before they abort, and by then the stack is the
+ * sanitizer's own: ASan hands its report to a callback (its first stack
+ * starts at the faulting frame of the program), UBSan calls a hook while
+ * its report is current (source file, line, column, kind).  Those give
+ * the site instead, kept until the abort that follows.
+ *
+ * Async-signal safety: the handler calls getpid, raise, sigaction,
+ * backtrace (whose one unsafe step, loading the unwinder, is done once at
+ * install time, before any fork) and _dl_find_object (glibc >= 2.35,
+ * documented async-signal-safe).  Nothing here allocates.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <link.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "fz-protocol.h"
+#include "runtime/rt.h"
+
+/* Frames asked of the unwinder: the handler, the signal trampoline, libc's
+ * abort/raise and a sanitizer's reporting frames come before the ones that
+ * matter. */
+#define FZ_CRASH_UNWIND 48
+
+/* Instrumented modules remembered (by an address inside each); frames in
+ * other modules are not the program's and are skipped. */
+#define FZ_CRASH_MAX_MODS 64
+
+static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+#define N_SIGS (sizeof crash_sigs / sizeof crash_sigs[0])
+
+/* One site being built (by the handler or a sanitizer hook). */
+typedef struct {
+    uint64_t hash;
+    uint32_t from, n;
+    uint64_t off[FZ_SITE_FRAMES];
+    char module[FZ_SITE_FRAMES][24];
+} site_t;
+
+static struct {
+    fz_diag_t *page;                  /* NULL: not under fz-fuzz */
+    const void *mods[FZ_CRASH_MAX_MODS]; /* an address inside each instrumented module */
+    unsigned nmods;
+    volatile sig_atomic_t busy;       /* the handler runs for this signal: no second pass */
+    site_t pending;                   /* a sanitizer's site, waiting for its abort */
+    pid_t pending_pid;                /* the process pending belongs to; 0 = none */
+    char altstack[64 * 1024];         /* so a stack overflow still gets a site */
+} cr;
+
+/* FNV-1a, 64 bits: cheap, no tables, good enough to tell sites apart. */
+static uint64_t mix(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+#define FNV_START 0xcbf29ce484222325ull
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* base_name of the first n bytes of path. */
+static const char *base_name_n(const char *path, size_t n)
+{
+    const char *b = path;
+    for (size_t i = 0; i < n; i++)
+        if (path[i] == '/')
+            b = path + i + 1;
+    return b;
+}
+
+static void set_module(site_t *s, uint32_t i, const char *name, size_t n)
+{
+    if (n >= sizeof s->module[i])
+        n = sizeof s->module[i] - 1;
+    memcpy(s->module[i], name, n);
+    s->module[i][n] = 0;
+}
+
+/* Adds one frame (module name, offset) to s. */
+static void add_frame(site_t *s, const char *mod, size_t modlen, uint64_t off)
+{
+    set_module(s, s->n, mod, modlen);
+    s->hash = mix(s->hash, mod, modlen);
+    s->hash = mix(s->hash, &off, sizeof off);
+    s->off[s->n++] = off;
+}
+
+void __fz_rt_crash_note_module(const void *addr)
+{
+    if (cr.nmods < FZ_CRASH_MAX_MODS)
+        cr.mods[cr.nmods++] = addr;
+}
+
+#ifdef DLFO_STRUCT_HAS_EH_DBASE
+/* glibc >= 2.35: _dl_find_object is lock-free and async-signal-safe.  Weak,
+ * so a binary built here still loads with an older glibc (and then gets
+ * page offsets only). */
+extern int _dl_find_object(void *, struct dl_find_object *) __attribute__((weak));
+
+/* start: where the object was mapped (tells objects apart); bias: its
+ * load bias, so pc - bias is the address in the ELF file that addr2line
+ * takes (equal to start for a PIE or library, 0 for a fixed-address
+ * executable). */
+static int find_object(const void *pc, uintptr_t *start, uintptr_t *bias, const char **name)
+{
+    struct dl_find_object o;
+    if (!_dl_find_object || _dl_find_object((void *)pc, &o) != 0)
+        return -1;
+    *start = (uintptr_t)o.dlfo_map_start;
+    *bias = o.dlfo_link_map ? (uintptr_t)o.dlfo_link_map->l_addr : *start;
+    *name = o.dlfo_link_map && o.dlfo_link_map->l_name && o.dlfo_link_map->l_name[0]
+                ? base_name(o.dlfo_link_map->l_name)
+                : "exe";
+    return 0;
+}
+#else
+static int find_object(const void *pc, uintptr_t *start, uintptr_t *bias, const char **name)
+{
+    (void)pc, (void)start, (void)bias, (void)name;
+    return -1;
+}
+#endif
+
+/* Non-zero when the object starting at start holds instrumented code. */
+static int instrumented(uintptr_t start)
+{
+    for (unsigned i = 0; i < cr.nmods; i++) {
+        uintptr_t s, b;
+        const char *n;
+        if (find_object(cr.mods[i], &s, &b, &n) == 0 && s == start)
+            return 1;
+    }
+    return 0;
+}
+
+/* The faulting instruction's address, from the signal's context. */
+static uintptr_t fault_pc(const void *ucv)
+{
+    const ucontext_t *uc = ucv;
+#if defined(__x86_64__)
+    return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__i386__)
+    return (uintptr_t)uc->uc_mcontext.gregs[REG_EIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)uc->uc_mcontext.pc;
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+/* Unwinds from the handler, starts at the faulting frame and keeps the
+ * first FZ_SITE_FRAMES frames of instrumented modules.  Without module
+ * information (old glibc) each address is reduced to its offset in its
+ * page, which ASLR does not change. */
+static void unwind(site_t *s, const void *ucv)
+{
+    void *pcs[FZ_CRASH_UNWIND];
+    int n = backtrace(pcs, FZ_CRASH_UNWIND);
+    uintptr_t pc = fault_pc(ucv);
+    int first = 0;
+    for (int i = 0; i < n; i++)
+        if ((uintptr_t)pcs[i] == pc) {
+            first = i;
+            break;
+        }
+    if (n <= 0 || (uintptr_t)pcs[first] != pc) {
+        /* The unwinder did not get through the signal frame: the faulting
+         * address alone is still a site. */
+        pcs[0] = (void *)pc;
+        n = 1, first = 0;
+    }
+    for (int i = first; i < n && s->n < FZ_SITE_FRAMES; i++) {
+        uintptr_t start, bias;
+        const char *mod;
+        if (find_object(pcs[i], &start, &bias, &mod) != 0) {
+            add_frame(s, "?", 1, (uintptr_t)pcs[i] & 0xfff);
+            continue;
+        }
+        if (cr.nmods && !instrumented(start))
+            continue;
+        /* Above the faulting frame each address is a return address: one
+         * byte back is inside the call, which is the line addr2line should
+         * name (after a call to a noreturn function like abort() the
+         * return address is already the next function). */
+        add_frame(s, mod, strlen(mod), (uintptr_t)pcs[i] - bias - (i != first));
+    }
+}
+
+/* Writes s to the page for this process; site_pid last, so a reader that
+ * sees the pid sees the rest. */
+static void publish(const site_t *s, int sig)
+{
+    fz_diag_t *p = cr.page;
+    uint64_t h = mix(s->hash, &sig, sizeof sig);
+    p->site = h ? h : 1;
+    p->site_sig = (uint32_t)sig;
+    p->site_from = s->from;
+    p->site_nframes = s->n;
+    memcpy(p->site_off, s->off, sizeof p->site_off);
+    memcpy(p->site_module, s->module, sizeof p->site_module);
+    __atomic_store_n(&p->site_pid, (uint32_t)getpid(), __ATOMIC_RELEASE);
+}
+
+static void on_crash(int sig, siginfo_t *si, void *ucv)
+{
+    (void)si;
+    if (cr.busy) {
+        /* A fault while unwinding (a stack too broken to walk): die of the
+         * first signal, as the program would have without us, with no
+         * site (the fuzzer then judges the crash by its coverage). */
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(cr.busy, &dfl, NULL);
+        raise(cr.busy);
+        raise(sig);
+    }
+    if (!cr.busy) {
+        cr.busy = sig;
+        site_t s;
+        if (cr.pending_pid == getpid()) {
+            s = cr.pending;
+        } else {
+            memset(&s, 0, sizeof s);
+            s.hash = FNV_START;
+            s.from = FZ_SITE_FROM_HANDLER;
+            unwind(&s, ucv);
+        }
+        publish(&s, sig);
+    }
+    /* SA_RESETHAND already put the default action back and SA_NODEFER
+     * leaves the signal unblocked: this kills the process with sig.  A
+     * fault (not a raise) would also recur on return, but a signal sent
+     * with kill() would not, so raise it in every case. */
+    raise(sig);
+}
+
+int __fz_rt_crash_is_handler(const void *h)
+{
+    return h == (const void *)on_crash;
+}
+
+/* ASan calls this with its whole report before it aborts.  The first
+ * stack is the fault's: "#N 0xADDR (module+0xOFF)" without symbols,
+ * "#N 0xADDR in func file:line" with them.  Either way the part after the
+ * address is what ASLR leaves alone. */
+static void asan_report(const char *text)
+{
+    if (!cr.page)
+        return;
+    site_t s;
+    memset(&s, 0, sizeof s);
+    s.hash = FNV_START;
+    s.from = FZ_SITE_FROM_ASAN;
+    const char *p = strstr(text, "#0 ");
+    while (p && s.n < FZ_SITE_FRAMES) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        const char *rest = memchr(p, ' ', len); /* after "#N" */
+        rest = rest ? memchr(rest + 1, ' ', len - (size_t)(rest + 1 - p)) : NULL; /* after 0xADDR */
+        if (!rest)
+            break;
+        size_t rlen = len - (size_t)(rest - p);
+        const char *open = memchr(rest, '(', rlen);
+        const char *plus = open ? memchr(open, '+', rlen - (size_t)(open - rest)) : NULL;
+        if (open && plus) {
+            const char *mod = base_name_n(open + 1, (size_t)(plus - open - 1));
+            add_frame(&s, mod, (size_t)(plus - mod), strtoull(plus + 1, NULL, 16));
+        } else {
+            add_frame(&s, rest, rlen, 0);
+        }
+        if (!eol)
+            break;
+        p = eol + 1;
+        while (*p == ' ')
+            p++;
+        if (p[0] != '#' || p[1] < '1' || p[1] > '9')
+            break; /* the first stack ended */
+    }
+    if (s.n) {
+        cr.pending = s;
+        cr.pending_pid = getpid();
+    }
+}
+
+/* UBSan's debugger hook: called once per report, while the report's data
+ * can be asked for.  The source location is the site (the stack here is
+ * UBSan's own).  A recoverable report that does not end the run is
+ * forgotten at the next persistent pass (__fz_rt_crash_new_run). */
+extern void __ubsan_get_current_report_data(const char **kind, const char **msg,
+                                            const char **file, unsigned *line, unsigned *col,
+                                            char **addr) __attribute__((weak));
+
+__attribute__((visibility("default"))) void __ubsan_on_report(void)
+{
+    if (!cr.page || !__ubsan_get_current_report_data)
+        return;
+    const char *kind = NULL, *msg = NULL, *file = NULL;
+    unsigned line = 0, col = 0;
+    char *addr = NULL;
+    __ubsan_get_current_report_data(&kind, &msg, &file, &line, &col, &addr);
+    if (!file || !kind)
+        return;
+    site_t s;
+    memset(&s, 0, sizeof s);
+    s.hash = mix(FNV_START, kind, strlen(kind));
+    s.from = FZ_SITE_FROM_UBSAN;
+    const char *b = base_name(file);
+    add_frame(&s, b, strlen(b), line);
+    s.off[1] = col;
+    s.hash = mix(s.hash, &col, sizeof col);
+    cr.pending = s;
+    cr.pending_pid = getpid();
+}
+
+extern void __asan_set_error_report_callback(void (*cb)(const char *)) __attribute__((weak));
+
+void __fz_rt_crash_new_run(void)
+{
+    cr.pending_pid = 0;
+}
+
+void __fz_rt_crash_install(void)
+{
+    cr.page = __fz_rt_diag_page();
+    if (!cr.page)
+        return;
+    /* backtrace() loads the unwinder on its first call, which is not
+     * async-signal-safe: do it now, once, in the forkserver. */
+    void *warm[2];
+    backtrace(warm, 2);
+    stack_t ss;
+    if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_DISABLE)) {
+        ss = (stack_t){.ss_sp = cr.altstack, .ss_size = sizeof cr.altstack};
+        sigaltstack(&ss, NULL);
+    }
+    for (size_t i = 0; i < N_SIGS; i++) {
+        struct sigaction old, sa;
+        /* A handler already there (the program's, a sanitizer's) decides
+         * what a crash is; only the default action is ours to replace. */
+        if (sigaction(crash_sigs[i], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
+            old.sa_handler != SIG_DFL)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_crash;
+        sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER | SA_ONSTACK;
+        sigemptyset(&sa.sa_mask);
+        sigaction(crash_sigs[i], &sa, NULL);
+    }
+    if (__asan_set_error_report_callback)
+        __asan_set_error_report_callback(asan_report);
+}
