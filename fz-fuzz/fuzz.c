@@ -116,7 +116,7 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
 {
     fz_exec_t *x = &st->exec;
     e->trimmed = 1;
-    if (x->blind || e->len < FZ_TRIM_MIN_BYTES)
+    if (x->blind || e->len < 2 || (e->depth <= 1 && e->len < FZ_TRIM_MIN_BYTES))
         return;
     fz_exec_rec_t rec;
     fz_run_result_t r = fz_exec_run(x, e->data, e->len, 0, &rec);
@@ -129,6 +129,12 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
     if (!want)
         fz_die("out of memory");
     memcpy(want, rec.map, x->map_size);
+    /* Slots calibration saw change between runs of one input (a harness's
+     * first-call set-up, a timer) are no part of what the input does: a
+     * candidate that misses one has lost nothing. */
+    for (uint32_t k = 0; k < x->map_size; k++)
+        if (st->calib.var_map[k])
+            want[k] = 0;
     fz_min_cfg_t mc = {.mode = FZ_MIN_COVERAGE,
                        .want_bits = want,
                        .max_execs = FZ_TRIM_MAX_EXECS,
@@ -326,10 +332,10 @@ static void stage_arith(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
  * secondary skips the deterministic ones (as AFL++'s do): they walk the
  * same inputs the same way in every instance, so one instance, the main or
  * a lone one, doing them is enough.  -d skips them everywhere, -D runs
- * them; the default is FZ_DET_DEFAULT.  Input-to-state comes first: a
- * magic value it solves in a few runs makes the walks after it start past
- * the check; it is not a deterministic walk and runs on every instance
- * (as afl-fuzz -c does on -S too). */
+ * them on every first turn; by default they have a budget (want_det).
+ * Input-to-state comes first: a magic value it solves in a few runs makes
+ * the walks after it start past the check; it is not a deterministic walk
+ * and runs on every instance (as afl-fuzz -c does on -S too). */
 static const struct fz_stage {
     const char *name;
     void (*run)(fz_state_t *st, fz_entry_t *e, uint8_t *buf);
@@ -341,6 +347,20 @@ static const struct fz_stage {
     {"sweep", stage_sweep, 1},
     {"havoc", stage_havoc, 0},
 };
+
+/* Whether this turn runs the deterministic stages (first turns only; the
+ * stages check that themselves): never on a -S secondary or with -d,
+ * always with -D, else within the FZ_DET_SHARE budget (fuzz.h). */
+static int want_det(const fz_state_t *st)
+{
+    if (st->cfg.is_secondary || st->cfg.det_off)
+        return 0;
+    if (st->cfg.det_on)
+        return 1;
+    uint64_t all = fz_state_execs(st);
+    return st->stats.det_execs <= FZ_DET_FREE_EXECS ||
+           st->stats.det_execs * FZ_DET_SHARE <= all;
+}
 
 void fz_fuzz_loop(fz_state_t *st)
 {
@@ -364,10 +384,15 @@ void fz_fuzz_loop(fz_state_t *st)
         grow_max_len(st);
         if (!e->trimmed)
             trim_entry(st, e);
-        int det = !st->cfg.is_secondary && !st->cfg.det_off && (st->cfg.det_on || FZ_DET_DEFAULT);
-        for (size_t i = 0; i < sizeof(fz_stages) / sizeof(fz_stages[0]); i++)
-            if ((!fz_stages[i].deterministic || det) && !fz_fuzz_should_stop(st))
-                fz_stages[i].run(st, e, buf);
+        int det = want_det(st);
+        for (size_t i = 0; i < sizeof(fz_stages) / sizeof(fz_stages[0]); i++) {
+            if ((fz_stages[i].deterministic && !det) || fz_fuzz_should_stop(st))
+                continue;
+            uint64_t before = fz_state_execs(st);
+            fz_stages[i].run(st, e, buf);
+            if (fz_stages[i].deterministic)
+                st->stats.det_execs += fz_state_execs(st) - before;
+        }
         e->was_fuzzed = 1;
         e->turns++;
     }

@@ -97,6 +97,9 @@ static const char *zero_refused(size_t off)
     if (off == AT(max_secs))
         return "a time limit of 0 would be no limit at all; give a positive number of seconds, "
                "or leave -V out to run until stopped";
+    if (off == AT(max_len))
+        return "no input could be made; give the largest input length in bytes, or leave -l "
+               "out to derive it from the seeds";
     if (off == AT(max_execs))
         return "a budget of 0 runs would be no limit at all; give a positive number, or leave "
                "-E out to run until stopped";

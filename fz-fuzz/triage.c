@@ -293,8 +293,8 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_e
                 alias->flaky = 1;
                 alias->alias_of = first;
             }
-            fz_warn("a crash moved to another site when rerun (flaky site); saved once, "
-                    "unminimized, as crashes/id:%06u", st->next_crash_id);
+            fz_warn("a crash moved to another site when rerun (flaky site); saved once, as "
+                    "crashes/id:%06u", st->next_crash_id);
         }
     }
     st->next_crash_id++;
