@@ -87,6 +87,7 @@ install: all
 	cp -P $(LIBFZ)/* $(DESTDIR)$(PREFIX)/lib/fz/
 	install -m 644 $(INSTALL_MAN:%=docs/man/%.1) $(DESTDIR)$(MANDIR)/man1/
 	for a in $(INSTALL_MAN_ALIASES); do ln -sf fz-cc.1 $(DESTDIR)$(MANDIR)/man1/$$a.1; done
+	@$(MAKE) --no-print-directory lf-driver-install
 
 uninstall:
 	rm -f $(INSTALL_PROGS:%=$(DESTDIR)$(PREFIX)/bin/%)

@@ -65,14 +65,10 @@ static int next_token(const char **pp, const char *end)
     return t;
 }
 
-int main(int argc, char **argv)
+/* Checks one program; returns 0 (fine), 1 (a bad token) or 3 (unbalanced);
+ * *stmts_out and *tokens_out get what main prints. */
+static int check_program(const char *p, const char *end, int *stmts_out, int *tokens_out)
 {
-    static char buf[8192];
-    FILE *f = argc > 1 ? fopen(argv[1], "rb") : stdin;
-    if (!f)
-        return 2;
-    size_t n = fread(buf, 1, sizeof(buf), f);
-    const char *p = buf, *end = buf + n;
     int depth = 0, stmts = 0, counts[16] = {0}, t;
     while ((t = next_token(&p, end)) != T_END && t != T_BAD) {
         counts[t]++;
@@ -83,8 +79,35 @@ int main(int argc, char **argv)
         else if (t == T_OP + 5 && depth == 0)
             stmts++;
     }
-    if (depth > 3 && stmts > 2 && counts[T_KW] > 3)
-        puts("deep program");
-    printf("%d statements, %d tokens\n", stmts, counts[T_ID] + counts[T_NUM] + counts[T_OP]);
-    return t == T_BAD;
+    *stmts_out = stmts;
+    *tokens_out = counts[T_ID] + counts[T_NUM] + counts[T_OP];
+    return (depth > 3 && stmts > 2 && counts[T_KW] > 3) ? (t == T_BAD) | 4 : t == T_BAD;
 }
+
+#ifdef BENCH_HARNESS
+/* The same checker as a libFuzzer-style harness (bench/scaling.sh builds it
+ * with fz-cc -fsanitize=fuzzer and with clang's libFuzzer). */
+#include <stdint.h>
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    int stmts, tokens;
+    check_program((const char *)data, (const char *)data + size, &stmts, &tokens);
+    return 0;
+}
+#else
+int main(int argc, char **argv)
+{
+    static char buf[8192];
+    FILE *f = argc > 1 ? fopen(argv[1], "rb") : stdin;
+    if (!f)
+        return 2;
+    size_t n = fread(buf, 1, sizeof(buf), f);
+    int stmts = 0, tokens = 0, r = check_program(buf, buf + n, &stmts, &tokens);
+    if (r == 3)
+        return 3;
+    if (r & 4)
+        puts("deep program");
+    printf("%d statements, %d tokens\n", stmts, tokens);
+    return r & 1;
+}
+#endif

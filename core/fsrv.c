@@ -275,6 +275,17 @@ static void remove_dead_inputs(const char *dir)
     closedir(d);
 }
 
+/* The forkserver was reaped: what it left in its session (a run's child
+ * that killed it, say) goes too, and its pid, free for reuse now, is no
+ * longer ours to kill at exit. */
+static void server_gone(fz_fsrv_t *fs)
+{
+    kill_session(fs->fsrv_pid);
+    if (fs->track_slot >= 0)
+        tracked[fs->track_slot].sid = 0;
+    fs->fsrv_pid = -1;
+}
+
 /* The input file: -f FILE is created here and must not exist (writing
  * each input into whatever was there would destroy it: the target binary,
  * a seed), otherwise a private temp file.  Either is removed at stop. */
@@ -464,6 +475,19 @@ static void cpus_taken(cpu_set_t *taken)
     closedir(d);
 }
 
+int fz_fsrv_free_cpus(int *cpus, int max)
+{
+    cpu_set_t mine, taken;
+    if (sched_getaffinity(0, sizeof mine, &mine))
+        return 0;
+    cpus_taken(&taken);
+    int n = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+        if (CPU_ISSET(c, &mine) && !CPU_ISSET(c, &taken))
+            cpus[n++] = c;
+    return n;
+}
+
 /* Binds this process (and so the target) to one free CPU; see fsrv.h. */
 static void bind_cpu(fz_fsrv_t *fs)
 {
@@ -539,7 +563,7 @@ static void diagnose_no_handshake(fz_fsrv_t *fs, int why, char *err, size_t errl
     const char *prog = fs->child_argv[0];
     int status = 0;
     if (why < 0 && wait_pid_for(fs->fsrv_pid, &status, 1000)) {
-        fs->fsrv_pid = -1;
+        server_gone(fs);
         why = -2; /* exited: status holds how */
     }
     /* The runtime flags this before it exits: the program's own stderr
@@ -981,7 +1005,7 @@ static fz_run_result_t run_error(fz_fsrv_t *fs, const char *what)
     const char *prog = fs->child_argv ? fs->child_argv[0] : "target";
     fs->broke_signal = 0;
     if (fs->fsrv_pid > 0 && wait_pid_for(fs->fsrv_pid, &status, 200)) {
-        fs->fsrv_pid = -1;
+        server_gone(fs);
         if (WIFSIGNALED(status)) {
             int sig = WTERMSIG(status);
             /* Nothing but the run can kill the forkserver between two

@@ -119,6 +119,11 @@ typedef struct {
     unsigned long saved_cpus[16]; /* affinity before binding (a cpu_set_t) */
 } fz_fsrv_t;
 
+/* The CPUs this process may run on that no other user process is bound to
+ * alone (another fuzzer or its target): at most max CPU numbers into cpus,
+ * ascending; returns how many.  fz-fuzz -j gives each instance one. */
+int fz_fsrv_free_cpus(int *cpus, int max);
+
 /* Fills cfg with defaults (no argv, 1000 ms, no memory limit; no_direct
  * and no_affinity from the environment). */
 void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg);

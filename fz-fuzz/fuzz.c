@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fz-fuzz/jobs.h"
 #include "core/coverage.h"
 #include "fz-fuzz/calibrate.h"
 #include "core/minimize.h"
@@ -76,6 +77,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     e->exec_us = c.exec_us;
     e->trimmed = o->peer != NULL;
     fz_outdir_save(&st->out, "queue", name, buf, len);
+    fz_jobs_share(st, name, st->next_queue_id - 1, buf, len); /* -j: to the others at once */
     st->len.quiet_since = fz_state_execs(st);
     if (o->peer) {
         st->stats.corpus_imported++; /* a peer's find, counted apart as AFL++ does */
@@ -113,7 +115,7 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
 {
     fz_exec_t *x = &st->exec;
     e->trimmed = 1;
-    if (x->blind || e->len < FZ_TRIM_MIN_BYTES)
+    if (x->blind || e->len < 2 || (e->depth <= 1 && e->len < FZ_TRIM_MIN_BYTES))
         return;
     fz_exec_rec_t rec;
     fz_run_result_t r = fz_exec_run(x, e->data, e->len, 0, &rec);
@@ -126,6 +128,12 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
     if (!want)
         fz_die("out of memory");
     memcpy(want, rec.map, x->map_size);
+    /* Slots calibration saw change between runs of one input (a harness's
+     * first-call set-up, a timer) are no part of what the input does: a
+     * candidate that misses one has lost nothing. */
+    for (uint32_t k = 0; k < x->map_size; k++)
+        if (st->calib.var_map[k])
+            want[k] = 0;
     fz_min_cfg_t mc = {.mode = FZ_MIN_COVERAGE,
                        .want_bits = want,
                        .max_execs = FZ_TRIM_MAX_EXECS,
@@ -217,7 +225,9 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     fz_chain_t chain;
     fz_chain_init(&chain, &st->rng, &env, e->data, e->len, buf, st->len.max);
     uint32_t rounds = fz_queue_energy(&st->queue, e);
-    for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st); i++) {
+    /* -j: another instance's find cuts the turn short, so it is taken
+     * between turns within a few runs rather than after hundreds. */
+    for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st) && !fz_jobs_pending(st); i++) {
         size_t len = fz_chain_next(&chain);
         fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
         fz_fuzz_run_one(st, buf, (uint32_t)len, &o);
@@ -301,7 +311,7 @@ static void stage_arith(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
  * secondary skips the deterministic ones (as AFL++'s do): they walk the
  * same inputs the same way in every instance, so one instance, the main or
  * a lone one, doing them is enough.  -d skips them everywhere, -D runs
- * them; the default is FZ_DET_DEFAULT. */
+ * them on every first turn; by default they have a budget (want_det). */
 static const struct fz_stage {
     const char *name;
     void (*run)(fz_state_t *st, fz_entry_t *e, uint8_t *buf);
@@ -312,6 +322,20 @@ static const struct fz_stage {
     {"sweep", stage_sweep, 1},
     {"havoc", stage_havoc, 0},
 };
+
+/* Whether this turn runs the deterministic stages (first turns only; the
+ * stages check that themselves): never on a -S secondary or with -d,
+ * always with -D, else within the FZ_DET_SHARE budget (fuzz.h). */
+static int want_det(const fz_state_t *st)
+{
+    if (st->cfg.is_secondary || st->cfg.det_off)
+        return 0;
+    if (st->cfg.det_on)
+        return 1;
+    uint64_t all = fz_state_execs(st);
+    return st->stats.det_execs <= FZ_DET_FREE_EXECS ||
+           st->stats.det_execs * FZ_DET_SHARE <= all;
+}
 
 void fz_fuzz_loop(fz_state_t *st)
 {
@@ -335,10 +359,15 @@ void fz_fuzz_loop(fz_state_t *st)
         grow_max_len(st);
         if (!e->trimmed)
             trim_entry(st, e);
-        int det = !st->cfg.is_secondary && !st->cfg.det_off && (st->cfg.det_on || FZ_DET_DEFAULT);
-        for (size_t i = 0; i < sizeof(fz_stages) / sizeof(fz_stages[0]); i++)
-            if ((!fz_stages[i].deterministic || det) && !fz_fuzz_should_stop(st))
-                fz_stages[i].run(st, e, buf);
+        int det = want_det(st);
+        for (size_t i = 0; i < sizeof(fz_stages) / sizeof(fz_stages[0]); i++) {
+            if ((fz_stages[i].deterministic && !det) || fz_fuzz_should_stop(st))
+                continue;
+            uint64_t before = fz_state_execs(st);
+            fz_stages[i].run(st, e, buf);
+            if (fz_stages[i].deterministic)
+                st->stats.det_execs += fz_state_execs(st) - before;
+        }
         e->was_fuzzed = 1;
         e->turns++;
     }

@@ -23,9 +23,16 @@
 #define FZ_MAXLEN_MIN 4096
 #define FZ_MAXLEN_STALL_EXECS 100000
 
-/* Deterministic stages by default (without -D / -d): see docs/options.md
- * for the measurement behind the choice. */
-#define FZ_DET_DEFAULT 1
+/* Without -D / -d the deterministic stages run on an entry's first turn
+ * only while they have used at most 1/FZ_DET_SHARE of all runs so far (the
+ * first FZ_DET_FREE_EXECS are free).  On small targets with magic bytes
+ * (the demo, the sanitizer tests) they find in a few hundred runs what
+ * havoc needs thousands for; on zlib and expat, where every entry's first
+ * turn would spend up to 768 runs on them, a run without them reached more
+ * edges in 90 s (docs/options.md has the numbers).  A count, not a time:
+ * -s reproduces it. */
+#define FZ_DET_SHARE 10
+#define FZ_DET_FREE_EXECS 20000
 
 /* Bytes the deterministic stages walk on an entry's first turn (up to 12
  * runs each): headers, commands and length fields live at the front, and
@@ -42,11 +49,13 @@
  * early rather than stall the loop). */
 #define FZ_TRIM_MAX_EXECS 256
 
-/* Entries shorter than this are not trimmed: a run on a few dozen bytes
- * costs about what a run on none does, and on short inputs every byte is
- * likely structure (a version or length field that is wrong today) that a
- * later mutation builds on; trimming the demo's 8-byte seed "FZ\1\3Pabc"
- * to "FZabc" (same coverage) made its bug four times harder to find. */
+/* Seeds shorter than this are not trimmed: a short seed's bytes are likely
+ * structure the user put there (a version or length field that is wrong
+ * today) that a later mutation builds on; trimming the demo's 8-byte seed
+ * "FZ\1\3Pabc" to "FZabc" (same coverage) made its bug twice as hard to
+ * find.  Found entries are trimmed at any length: a find shrunk to a few
+ * bytes gets the byte sweep, which finds the sanitizer test's "AS" in ~2800
+ * runs where havoc alone needs 2-4 times that. */
 #define FZ_TRIM_MIN_BYTES 64
 
 /* Run buf once, judge the record and save what is new: crash/hang via

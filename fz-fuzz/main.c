@@ -16,6 +16,8 @@
 
 #include "fz-config.h"
 #include "fz-fuzz/calibrate.h"
+#include "fz-fuzz/crashinfo.h"
+#include "fz-fuzz/jobs.h"
 #include "core/coverage.h"
 #include "fz-fuzz/dictfile.h"
 #include "fz-fuzz/fuzz.h"
@@ -29,6 +31,9 @@
 #include "fz-version.h"
 
 const char *fz_log_prog = "fz-fuzz";
+
+/* Crashes whose report's first lines the end of a run prints. */
+#define FZ_REPORT_CRASHES 10
 
 /* Set by SIGINT/SIGTERM/SIGHUP; the loop polls it between runs. */
 static volatile sig_atomic_t stop_requested;
@@ -367,6 +372,17 @@ static uint64_t pick_seed(void)
     return s;
 }
 
+/* The first lines of each new crash's report, for the log of a CI run
+ * (the coordinator of -j prints those of all its instances instead). */
+static void report_crashes(fz_state_t *st, uint32_t from_id)
+{
+    if (st->jobs.shared)
+        return;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/crashes", st->out.dir);
+    fz_crashinfo_dir(&st->cfg, dir, from_id, FZ_REPORT_CRASHES);
+}
+
 static int run_campaign(fz_state_t *st, int argc, char **argv)
 {
     fz_files_t seeds;
@@ -419,14 +435,19 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     fz_status_final(st, stop_requested            ? "stopped by a signal"
                         : fz_fuzz_found_crash(st) ? "stopped at the first crash (--until-crash)"
                                                   : "done");
+    st->jobs.last_pub = 0;
+    fz_jobs_publish(st); /* -j: the final counters */
     int found = crash_status(st);
-    if (st->stats.saved_crashes > st->stats.crashes_at_start)
+    uint64_t before = st->stats.crashes_at_start;
+    if (st->stats.saved_crashes > before) {
         printf("fz-fuzz: %llu crash(es) saved in %s/crashes (see README.txt there to "
                "reproduce)\n",
-               (unsigned long long)(st->stats.saved_crashes - st->stats.crashes_at_start),
-               st->out.dir);
-    else if (found)
-        printf("fz-fuzz: %u saved crash(es) in %s/crashes still crash (exit status 3)\n",
+               (unsigned long long)(st->stats.saved_crashes - before), st->out.dir);
+        report_crashes(st, (uint32_t)before);
+    }
+    if (st->crashes_still)
+        printf("fz-fuzz: %u crash(es) saved by the earlier run still crash (exit 3 until they "
+               "are fixed; fz-fuzz --replay %s/crashes lists them)\n",
                st->crashes_still, st->out.dir);
     fz_triage_summary(st);
     dying_state = NULL;
@@ -462,5 +483,8 @@ int main(int argc, char **argv)
         fsrv_config(&st.cfg, &fcfg);
         return fz_replay(&st.cfg, &fcfg);
     }
+    st.stop = &stop_requested;
+    if (st.cfg.jobs_given)
+        return fz_jobs_run(&st, argc, argv, run_campaign);
     return run_campaign(&st, argc, argv);
 }

@@ -60,11 +60,15 @@ static const struct opt opt_table[] = {
     {"-M", "NAME", OPT_NAME, AT(name),
      "main instance NAME of a parallel run in one -o (syncs with all)"},
     {"-S", "NAME", OPT_NAME, AT(name), "secondary instance NAME (syncs from the main; havoc only)"},
+    {"-j", "N", OPT_U32, AT(jobs),
+     "run N instances sharing -o (a main and N-1 secondaries, one per core); 0: every free core"},
     {"-f", "FILE", OPT_STR, AT(input_file), "write each input to FILE (instead of a private file)"},
     {"-q", NULL, OPT_FLAG, AT(quiet), "no status screen: one log line every few seconds"},
     {"-n", NULL, OPT_FLAG, AT(blind), "blind mode: target not built with fz-cc / afl-cc"},
     {"--until-crash", NULL, OPT_FLAG, AT(until_crash),
      "stop at the first crash saved (exit 3), e.g. with -V as a CI gate"},
+    {"--artifact-prefix", "P", OPT_STR, AT(artifact_prefix),
+     "also write each crash as Pcrash-<sha1> (hang: Ptimeout-<sha1>): CI-safe names, no ':'"},
     {"--replay", "DIR", OPT_STR, AT(replay_dir),
      "run every file in DIR once; exit 3 if one crashes, 4 if one hangs"},
     {"--version", NULL, OPT_VERSION, 0, "print fz-fuzz's version and exit"},
@@ -90,6 +94,9 @@ static const char *zero_refused(size_t off)
     if (off == AT(max_secs))
         return "a time limit of 0 would be no limit at all; give a positive number of seconds, "
                "or leave -V out to run until stopped";
+    if (off == AT(max_len))
+        return "no input could be made; give the largest input length in bytes, or leave -l "
+               "out to derive it from the seeds";
     if (off == AT(max_execs))
         return "a budget of 0 runs would be no limit at all; give a positive number, or leave "
                "-E out to run until stopped";
@@ -148,6 +155,8 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
             *(uint64_t *)(base + o->off) = v;
         if (o->off == AT(seed))
             cfg->seed_given = 1;
+        if (o->off == AT(jobs))
+            cfg->jobs_given = 1;
         return FZ_OPTIONS_OK;
     case OPT_FLAG:
         *(int *)(base + o->off) = 1;
@@ -189,6 +198,10 @@ static int check_cfg(fz_cfg_t *cfg, char *err, size_t errlen)
 {
     if (!cfg->target_argc)
         return bad(err, errlen, "no target given; usage: fz-fuzz -i seeds -o out -- ./target @@");
+    if (cfg->jobs_given && (cfg->is_main || cfg->is_secondary))
+        return bad(err, errlen,
+                   "-j starts its own main and secondaries (main, sec1, ...); drop -M/-S, or "
+                   "start each instance with -M/-S yourself instead of -j");
     if (cfg->replay_dir)
         return FZ_OPTIONS_OK;
     if (!cfg->in_dir)

@@ -24,6 +24,8 @@ typedef struct fz_cfg {
     const char *name;     /* -M/-S: instance name, "default" otherwise */
     int is_main;          /* -M given */
     int is_secondary;     /* -S given (neither: a lone instance that never syncs) */
+    uint32_t jobs;        /* -j N: instances of this campaign (0: one per free core) */
+    int jobs_given;       /* -j given (the coordinator runs; jobs.h) */
     uint32_t sync_secs;   /* FZ_SYNC_SECS (or AFL_SYNC_TIME x 60): seconds between syncs */
     uint32_t timeout_ms;  /* -t: per-run timeout; 0 = from calibration */
     uint32_t hang_ms;     /* FZ_HANG_TMOUT / AFL_HANG_TMOUT: a hang is confirmed with
@@ -46,6 +48,7 @@ typedef struct fz_cfg {
     int until_crash;        /* --until-crash, FZ_BENCH_UNTIL_CRASH / AFL_BENCH_UNTIL_CRASH:
                                stop at the first crash saved */
     const char *replay_dir; /* --replay DIR: run each file once and report */
+    const char *artifact_prefix; /* --artifact-prefix P: crashes also as Pcrash-<sha1> */
     char **target_argv;     /* the target and its arguments (NULL-terminated) */
     int target_argc;
 } fz_cfg_t;

@@ -324,6 +324,9 @@ char *fz_outdir_read(const fz_outdir_t *od, const char *name, size_t max)
     int fd = openat(od->dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return NULL;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && (uint64_t)st.st_size < max)
+        max = (size_t)st.st_size;
     char *buf = malloc(max + 1);
     if (!buf)
         fz_die("out of memory");

@@ -8,8 +8,13 @@
 #include <stdio.h>
 
 #include "fz-config.h"
+#include "fz-fuzz/crashinfo.h"
 #include "fz-fuzz/outdir.h"
 #include "fz-log.h"
+
+/* Crashes whose report's first lines are printed (each costs a run
+ * outside the forkserver). */
+#define FZ_REPLAY_REPORTS 20
 
 int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
 {
@@ -34,6 +39,11 @@ int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
         if (r == FZ_RUN_CRASH) {
             crashes++;
             printf("crash: %s/%s (signal %d)\n", cfg->replay_dir, f->name, rec.signal);
+            if (crashes <= FZ_REPLAY_REPORTS) {
+                char path[8192];
+                snprintf(path, sizeof path, "%s/%s", cfg->replay_dir, f->name);
+                fz_crashinfo_print(cfg, path);
+            }
         } else if (r == FZ_RUN_HANG) {
             hangs++;
             printf("hang: %s/%s (no exit within %u ms)\n", cfg->replay_dir, f->name,

@@ -61,7 +61,7 @@ void fz_resume_load_stats(fz_state_t *st)
     free(text);
 }
 
-void fz_resume_known_crashes(fz_state_t *st)
+uint32_t fz_resume_known_crashes(fz_state_t *st)
 {
     fz_exec_t *x = &st->exec;
     char dir[4096];
@@ -96,4 +96,5 @@ void fz_resume_known_crashes(fz_state_t *st)
     else if (ran)
         fz_info("re-ran %u saved crash(es), %u still crash: the same crashes are not saved again",
                 ran, still);
+    return still;
 }

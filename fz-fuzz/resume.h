@@ -29,8 +29,9 @@ void fz_resume_load_stats(struct fz_state *st);
 
 /* Re-runs up to FZ_RESUME_MAX_CRASHES saved crashes to rebuild the crash
  * virgin map (after calibration: it needs the timeout).  The runs count as
- * calibration runs. */
+ * calibration runs.  Returns how many still crash: the campaign then
+ * exits 3 (a resumed CI cache must not go green with the bug still there). */
 #define FZ_RESUME_MAX_CRASHES 1000
-void fz_resume_known_crashes(struct fz_state *st);
+uint32_t fz_resume_known_crashes(struct fz_state *st);
 
 #endif

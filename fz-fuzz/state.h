@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "fz-fuzz/diag.h"
+#include "fz-fuzz/jobs.h"
 #include "core/exec.h"
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/outdir.h"
@@ -63,6 +64,7 @@ typedef struct fz_state {
     fz_stats_t stats;
     fz_ui_t ui;
     fz_sync_t sync;
+    fz_jobs_link_t jobs; /* -j: this instance's link to its campaign (jobs.c) */
     fz_diag_seen_t diag; /* target warnings given so far (diag.c) */
     fz_sites_t sites;    /* crash sites seen (triage.c) */
     fz_rng_t rng;

@@ -22,7 +22,8 @@ typedef struct fz_stats {
                               only a new count); 0 = never */
     uint64_t execs_at_last_crash;
     uint64_t calib_execs;      /* runs spent calibrating */
-    uint64_t min_execs;        /* runs spent minimizing new entries and crashes */
+    uint64_t min_execs;        /* runs spent trimming queue entries and minimizing crashes */
+    uint64_t det_execs;        /* runs spent in the deterministic stages */
     uint64_t saved_crashes;    /* unique crashes saved in crashes/ */
     uint64_t crashes_at_start; /* saved_crashes after the seeds (resumed ones included) */
     uint64_t saved_hangs;      /* unique hangs saved in hangs/ */

@@ -14,6 +14,7 @@
 
 #include "core/coverage.h"
 #include "fz-fuzz/diag.h"
+#include "fz-fuzz/jobs.h"
 
 /* 1 if the terminfo database has an entry for term (where ncurses looks:
  * $TERMINFO, ~/.terminfo, $TERMINFO_DIRS, the system directories; by first
@@ -182,6 +183,7 @@ void fz_status_tick(fz_state_t *st)
     ui->last_check_execs = execs;
     ui->last_check_ms = now;
     fz_diag_poll(st);
+    fz_jobs_publish(st); /* -j: counters for the coordinator's screen */
     if (st->cfg.max_secs && now - st->stats.start_ms >= st->cfg.max_secs * 1000)
         ui->time_up = 1;
     if (now - ui->last_rate_ms >= 1000) {

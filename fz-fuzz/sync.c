@@ -21,6 +21,7 @@
 #include "core/fileio.h"
 #include "fz-config.h"
 #include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/jobs.h"
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/queue.h"
 #include "fz-fuzz/state.h"
@@ -252,7 +253,7 @@ static void sync_peer(fz_state_t *st, const char *peer, const char *qdir)
     }
     if (cursor != old)
         write_cursor(st, peer, cursor);
-    if (run && !st->ui.tty)
+    if (run && !st->ui.tty && !st->jobs.shared)
         fz_info("synced from '%s': %u new file(s) run, %u imported", peer, run,
                 st->queue.n - before);
     free(items);
@@ -315,11 +316,35 @@ static void sync_all(fz_state_t *st)
     st->sync.last_ms = fz_now_ms();
 }
 
+void fz_sync_direct(fz_state_t *st, const char *peer, uint32_t id, int skip_run,
+                    const uint8_t *buf, uint32_t len)
+{
+    uint32_t cursor = read_cursor(st, peer);
+    if (id < cursor)
+        return; /* examined already (a directory sync got there first) */
+    if (id > cursor || !buf) {
+        /* Files of this peer were missed (this instance started late, or
+         * the ring ran over), or the find is too big for the ring: its
+         * queue directory has them all, in order. */
+        char *q = fz_path_join(st->cfg.out_root, peer, "queue");
+        sync_peer(st, peer, q);
+        free(q);
+        return;
+    }
+    if (!skip_run) {
+        uint64_t execs = fz_state_execs(st);
+        fz_origin_t o = {.op = "sync", .peer = peer, .peer_id = id};
+        fz_fuzz_run_one(st, buf, len, &o);
+        st->sync.execs += fz_state_execs(st) - execs;
+    }
+    write_cursor(st, peer, id + 1);
+}
+
 void fz_sync_maybe(fz_state_t *st)
 {
     if (!st->sync.enabled)
         return;
-    if (st->sync.last_ms && fz_now_ms() - st->sync.last_ms < st->sync.interval_ms)
-        return;
-    sync_all(st);
+    if (!st->sync.last_ms || fz_now_ms() - st->sync.last_ms >= st->sync.interval_ms)
+        sync_all(st);
+    fz_jobs_take(st); /* -j: the other instances' finds, handed over directly */
 }

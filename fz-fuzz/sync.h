@@ -99,6 +99,15 @@ void fz_sync_init(struct fz_state *st);
  * peers already found).  Called between queue entries. */
 void fz_sync_maybe(struct fz_state *st);
 
+/* A find handed over directly by a -j sibling (jobs.c): peer's queue entry
+ * id, with its bytes (NULL when they were too big to pass).  Runs it like
+ * a synced file unless the cursor says it was examined already or
+ * skip_run (it came from a third instance, which passes it itself), and
+ * moves the cursor past it; when earlier files of the peer were missed,
+ * syncs the peer's directory instead. */
+void fz_sync_direct(struct fz_state *st, const char *peer, uint32_t id, int skip_run,
+                    const uint8_t *buf, uint32_t len);
+
 void fz_sync_free(fz_sync_t *s);
 
 #endif

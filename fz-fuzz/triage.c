@@ -3,6 +3,7 @@
  * minimizing crashes, and the README in crashes/ that says how to reproduce
  * them.  See triage.h for the uniqueness rule.
  */
+#include "fz-fuzz/crashinfo.h"
 #include "triage.h"
 
 #include <stdio.h>
@@ -292,14 +293,15 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_e
                 alias->flaky = 1;
                 alias->alias_of = first;
             }
-            fz_warn("a crash moved to another site when rerun (flaky site); saved once, "
-                    "unminimized, as crashes/id:%06u", st->next_crash_id);
+            fz_warn("a crash moved to another site when rerun (flaky site); saved once, as "
+                    "crashes/id:%06u", st->next_crash_id);
         }
     }
     st->next_crash_id++;
     /* The crash first, and counted before the README: on a disk that is
      * filling up, the crash (and exit status 3) matter more. */
     fz_outdir_save(&st->out, "crashes", name, save, out_len);
+    fz_crashinfo_artifact(&st->cfg, "crash", save, out_len); /* --artifact-prefix */
     st->stats.saved_crashes++;
     write_readme(st);
     st->stats.last_crash_ms = fz_now_ms();
@@ -350,6 +352,7 @@ int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ex
     char name[256];
     fz_fuzz_name(st, name, sizeof(name), st->next_hang_id++, 0, o, 0);
     fz_outdir_save(&st->out, "hangs", name, buf, len);
+    fz_crashinfo_artifact(&st->cfg, "timeout", buf, len); /* --artifact-prefix */
     st->stats.saved_hangs++;
     st->stats.last_hang_ms = fz_now_ms();
     return 1;

@@ -34,5 +34,6 @@
 #define FZ_EXIT_ERROR 1 /* usage or set-up error */
 #define FZ_EXIT_CRASH 3 /* at least one crash found (or replayed) */
 #define FZ_EXIT_HANG 4  /* --replay only: no crash, but a hang */
+#define FZ_EXIT_JOB_LOST 5 /* -j: no crash, but an instance died while the others ran on */
 
 #endif

@@ -3,11 +3,12 @@
  * linked by fz-cc for -fsanitize=fuzzer instead of libFuzzer).
  *
  * Under a fuzzer it runs LLVMFuzzerTestOneInput in persistent mode with
- * shared-memory test cases, forking after LLVMFuzzerInitialize (deferred
- * init).  Outside a fuzzer `./harness FILE...` runs each file once, as
- * libFuzzer's reproduce mode does (arguments starting with '-' are
- * libFuzzer flags and are ignored; a directory runs every file in it), and
- * `./harness < FILE` runs stdin once.
+ * shared-memory test cases (or the file named by @@ when the fuzzer offers
+ * none), forking after LLVMFuzzerInitialize (deferred init).  Outside a
+ * fuzzer it takes libFuzzer's command line (lf-cli.h): corpus directories
+ * are fuzzed through fz-fuzz, `./harness FILE...` runs each file once, as
+ * libFuzzer's reproduce mode does, and `./harness < FILE` runs stdin
+ * once.
  *
  * Every input is copied into a heap buffer of exactly its size, so ASan
  * reports a read one byte past the end.
@@ -21,6 +22,7 @@
 
 #include "fz-config.h"
 #include "fz-protocol.h"
+#include "runtime/lf-cli.h"
 
 /* Inputs per child before it is replaced by a fresh fork: large enough that
  * forks are rare, small enough that slow leaks in a harness cannot pile up
@@ -72,6 +74,7 @@ static int run_file(const char *path)
     fclose(f);
     fprintf(stderr, "Running: %s (%zu bytes)\n", path, len);
     run_one(buf, len);
+    fprintf(stderr, "Executed %s\n", path);
     free(buf);
     return 0;
 }
@@ -102,27 +105,76 @@ static int run_path(const char *path)
     return run_file(path);
 }
 
+/* Under a fuzzer: each input from shared memory, or, when the fuzzer
+ * writes files instead (`-- ./harness @@` with a fuzzer that offers no
+ * shared-memory input), from the file named on the command line, read
+ * again for every input. */
+static int fuzz_loop(int argc, char **argv, int shm_input)
+{
+    const char *file = NULL;
+    for (int i = 1; i < argc && !file && !shm_input; i++)
+        if (argv[i][0] != '-')
+            file = argv[i];
+    uint8_t *buf = file ? malloc(FZ_MAX_INPUT) : NULL;
+    while (__fz_persistent_loop(FZ_DRIVER_LOOP)) {
+        if (!buf) {
+            unsigned int len = __fz_testcase_len();
+            run_one(__afl_fuzz_ptr, len);
+            continue;
+        }
+        FILE *f = fopen(file, "rb");
+        size_t len = f ? fread(buf, 1, FZ_MAX_INPUT, f) : 0;
+        if (f)
+            fclose(f);
+        run_one(buf, len);
+    }
+    free(buf);
+    return 0;
+}
+
+/* LeakSanitizer asks this at exit: the process that only drives fz-fuzz
+ * is not checked (its bookkeeping is no leak of the harness); the
+ * harness's own runs are. */
+__attribute__((visibility("default"))) int __lsan_is_turned_off(void)
+{
+    return __fz_lf_driver;
+}
+
 __attribute__((visibility("default"))) int main(int argc, char **argv)
 {
+    int under_fuzzer = getenv(FZ_ENV_SHM_ID) != NULL;
+    /* Run the libFuzzer way (corpus directories, -merge=1, ...): the
+     * command line decides, nothing runs in this process (lf-modes.c). */
+    long repeat = 1;
+    if (!under_fuzzer && argc > 1) {
+        int rc = __fz_lf_main(argc, argv, &repeat);
+        if (rc >= 0)
+            return rc;
+    }
     if (LLVMFuzzerInitialize)
         LLVMFuzzerInitialize(&argc, &argv);
+    unsigned char *fallback = __afl_fuzz_ptr;
     /* The fork point: everything above runs once per campaign. */
     __fz_manual_init();
+    if (under_fuzzer)
+        return fuzz_loop(argc, argv, __afl_fuzz_ptr != fallback);
 
     int files = 0, rc = 0;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-')
-            continue; /* a libFuzzer flag such as -runs=N */
+            continue; /* a libFuzzer flag such as -runs=N (checked by __fz_lf_main) */
         files++;
-        rc |= run_path(argv[i]);
+        for (long k = 0; k < repeat; k++)
+            rc |= run_path(argv[i]);
     }
-    if (files)
+    if (files) {
+        fprintf(stderr, "***\n*** NOTE: fuzzing was not performed, you have only\n"
+                        "***       executed the target code on a fixed set of inputs.\n***\n");
         return rc ? 1 : 0;
-
-    /* Shared memory under a fuzzer, stdin otherwise (once, then EOF). */
-    while (__fz_persistent_loop(FZ_DRIVER_LOOP)) {
-        unsigned int len = __fz_testcase_len();
-        run_one(__afl_fuzz_ptr, len);
     }
+
+    /* No arguments: stdin, once. */
+    unsigned int len = __fz_testcase_len();
+    run_one(__afl_fuzz_ptr, len);
     return 0;
 }

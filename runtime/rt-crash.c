@@ -10,8 +10,10 @@
  * child it unwinds a few frames, makes each address module-relative,
  * hashes them, writes the site to the page and re-raises the signal with
  * the default action, so the wait status is exactly what it would have
- * been.  A fault inside the handler itself meets the default action
- * (SA_RESETHAND): the process dies of it instead of looping.
+ * been.  A fault inside the handler itself (a stack too broken to walk)
+ * never loops: the handler was reset to the default on entry
+ * (SA_RESETHAND), and a second crash signal makes it re-raise the first
+ * one at once, so the process dies of the first signal, with no site.
  *
  * Sanitizer builds report before they abort, and by then the stack is the
  * sanitizer's own: ASan hands its report to a callback (its first stack
@@ -253,7 +255,11 @@ static void on_crash(int sig, siginfo_t *si, void *ucv)
             s.from = FZ_SITE_FROM_HANDLER;
             unwind(&s, ucv);
         }
-        publish(&s, sig);
+        /* No frame of the program's own (the unwinder stopped inside a
+         * library): no site rather than one shared by every such crash;
+         * the fuzzer then judges it by its coverage. */
+        if (s.n)
+            publish(&s, sig);
     }
     /* SA_RESETHAND already put the default action back and SA_NODEFER
      * leaves the signal unblocked: this kills the process with sig.  A
@@ -265,6 +271,44 @@ static void on_crash(int sig, siginfo_t *si, void *ucv)
 int __fz_rt_crash_is_handler(const void *h)
 {
     return h == (const void *)on_crash;
+}
+
+/* dl_iterate_phdr's search for a loaded library by file name. */
+struct lib_query {
+    const char *name;
+    size_t len;
+    const void *inside; /* out: an address inside it */
+};
+
+static int lib_match(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct lib_query *q = data;
+    const char *b = base_name(info->dlpi_name ? info->dlpi_name : "");
+    if (!*b || strlen(b) != q->len || memcmp(b, q->name, q->len) != 0)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+            q->inside = (const void *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+            return 1;
+        }
+    return 0;
+}
+
+/* Non-zero for a frame ASan names by a loaded library that holds no
+ * instrumented code (libc under main, the sanitizer's own library): as in
+ * the handler's unwind, such frames are not the program's.  The program
+ * itself (which the loader names "") and anything not found are kept.
+ * Not a signal handler: dl_iterate_phdr is fine here. */
+static int library_uninstrumented(const char *name, size_t len)
+{
+    struct lib_query q = {name, len, NULL};
+    uintptr_t start, bias;
+    const char *n;
+    if (!cr.nmods || !dl_iterate_phdr(lib_match, &q) || !q.inside ||
+        find_object(q.inside, &start, &bias, &n) != 0)
+        return 0;
+    return !instrumented(start);
 }
 
 /* ASan calls this with its whole report before it aborts.  The first
@@ -292,7 +336,8 @@ static void asan_report(const char *text)
         const char *plus = open ? memchr(open, '+', rlen - (size_t)(open - rest)) : NULL;
         if (open && plus) {
             const char *mod = base_name_n(open + 1, (size_t)(plus - open - 1));
-            add_frame(&s, mod, (size_t)(plus - mod), strtoull(plus + 1, NULL, 16));
+            if (!library_uninstrumented(mod, (size_t)(plus - mod)))
+                add_frame(&s, mod, (size_t)(plus - mod), strtoull(plus + 1, NULL, 16));
         } else {
             add_frame(&s, rest, rlen, 0);
         }

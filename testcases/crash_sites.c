@@ -2,13 +2,14 @@
  * crash_sites.c - target of tests/e2e/fuzz_crash_sites.sh.  Reads up to
  * 255 bytes (file argument or stdin).  Three things abort:
  *
- *   bug A, shallow: an input starting "A", or the one byte "B";
- *   bug B, deeper:  an input starting "B!ok".  Cutting bytes off a B input
- *                   easily leaves "B", which is bug A with the same signal,
- *                   so a minimizer that keeps "any SIGABRT" turns B's
- *                   reproducer into A's;
- *   four paths into one abort(): inputs starting "C1", "C2", "C3", "C4"
- *                   (four coverage maps, one bug).
+ *   bug A, shallow: an input starting "A", or one of 1-2 bytes starting "B";
+ *   bug B, deeper:  an input starting "B!ok".  Cutting "ok" off it leaves
+ *                   "B!", which is bug A with the same signal, so a
+ *                   minimizer that keeps "any SIGABRT" turns B's reproducer
+ *                   into A's;
+ *   four paths into one abort(): "C" followed by '1' at [1], '2' at [2],
+ *                   '4' at [3] or '8' at [4] (each one bit away from '0'),
+ *                   alone or together: many coverage maps, one bug.
  *
  * An input starting "S" (x86-64 only) faults with a stack pointer that
  * points nowhere, so the runtime's crash handler faults in turn while it
@@ -28,17 +29,29 @@ __attribute__((noinline)) static void bug_b(const char *s)
         abort();
 }
 
+/* Stores between the tests keep the compiler from folding them into one
+ * range check or table: each path must be edges of its own. */
+static volatile int path;
+
 __attribute__((noinline)) static void four_paths(const char *s)
 {
     int bad = 0;
-    if (s[0] == '1')
+    if (s[0] == '1') {
+        path = 1;
         bad = 1;
-    else if (s[0] == '2')
-        bad = 2;
-    else if (s[0] == '3')
-        bad = 3;
-    else if (s[0] == '4')
-        bad = 4;
+    }
+    if (s[1] == '2') {
+        path = 2;
+        bad = 1;
+    }
+    if (s[2] == '4') {
+        path = 3;
+        bad = 1;
+    }
+    if (s[3] == '8') {
+        path = 4;
+        bad = 1;
+    }
     if (bad)
         abort();
 }
@@ -59,7 +72,7 @@ int main(int argc, char **argv)
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     if (n == 0)
         return 0;
-    if (buf[0] == 'A' || (buf[0] == 'B' && n == 1))
+    if (buf[0] == 'A' || (buf[0] == 'B' && n <= 2))
         bug_a();
     if (buf[0] == 'B' && buf[1] == '!')
         bug_b(buf + 2);

@@ -225,6 +225,33 @@ START_TEST(test_parallel)
 }
 END_TEST
 
+/* -j N (0: every free core) and --artifact-prefix; -j with -M/-S refused. */
+START_TEST(test_jobs)
+{
+    clear_env();
+    fz_cfg_t c;
+    char err[256];
+    const char *j[] = {"-i", "in", "-o", "out", "-j", "4", "--artifact-prefix", "a/", "--", "./t",
+                       NULL};
+    ck_assert_int_eq(parse(&c, err, j), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.jobs_given, 1);
+    ck_assert_uint_eq(c.jobs, 4);
+    ck_assert_str_eq(c.artifact_prefix, "a/");
+    const char *j0[] = {"-i", "in", "-o", "out", "-j0", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, j0), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.jobs_given, 1);
+    ck_assert_uint_eq(c.jobs, 0);
+    const char *none[] = {"-i", "in", "-o", "out", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, none), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.jobs_given, 0);
+    const char *jm[] = {"-i", "in", "-o", "out", "-j", "2", "-S", "s", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, jm), FZ_OPTIONS_BAD);
+    ck_assert_ptr_nonnull(strstr(err, "-j starts its own"));
+    const char *bad[] = {"-i", "in", "-o", "out", "-j", "two", "--", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, bad), FZ_OPTIONS_BAD);
+}
+END_TEST
+
 /* -x repeats (in order, up to FZ_MAX_DICTS); --until-crash and its
  * environment spellings. */
 START_TEST(test_dicts_and_until_crash)
@@ -272,6 +299,7 @@ int main(void)
     tcase_add_test(tc, test_help_replay_resume);
     tcase_add_test(tc, test_environment);
     tcase_add_test(tc, test_parallel);
+    tcase_add_test(tc, test_jobs);
     tcase_add_test(tc, test_dicts_and_until_crash);
     suite_add_tcase(s, tc);
     return fz_check_run(s);

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/fsrv.h"
@@ -225,11 +226,27 @@ static void start(fz_fsrv_t *fs, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *d
         fz_die("%s", err);
 }
 
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* A long replay says how far it is, a plain line every REPLAY_NOTE_MS. */
+#define REPLAY_NOTE_MS 5000
+
 static void replay(const inputs_t *in, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *data)
 {
     fz_fsrv_t fs;
     start(&fs, cfg, rp, data);
+    uint64_t t0 = now_ms(), next = t0 + REPLAY_NOTE_MS;
     for (size_t i = 0; i < in->n; i++) {
+        if (i % 64 == 0 && now_ms() >= next) {
+            fz_info("%zu of %zu inputs replayed (%.0f/s)", i, in->n,
+                    i * 1000.0 / (double)(now_ms() - t0));
+            next += REPLAY_NOTE_MS;
+        }
         size_t len;
         uint8_t *buf = fz_file_read(in->paths[i], 0, FZ_FILE_REGULAR, &len);
         if (!buf) {

@@ -68,7 +68,7 @@ ok "a 250-character seed name is cut to fit (name of $(ls long/default/queue | h
 # -o in use, a finished campaign, a resume.
 fz-fuzz -q -s 1 -V 60 -i seeds -o busy -- ./ft crash @@ >busy.log 2>&1 &
 busy=$!
-for i in $(seq 100); do [ -s busy/default/fuzzer_stats ] && break; sleep 0.1; done
+for i in $(seq 200); do [ "$(stat_of busy saved_crashes 2>/dev/null)" = 1 ] && break; sleep 0.1; done
 expect "-o in use" 1 "in use by fz-fuzz pid $busy" run -E 300 -i seeds -o busy -- ./ft crash @@
 kill -INT $busy
 wait $busy

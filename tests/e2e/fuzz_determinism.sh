@@ -13,7 +13,7 @@ listing() { # dir -> "name-without-time md5" lines
     done)
 }
 for run in 1 2; do
-    fz-fuzz -q -s 1 -E 8000 -i "$FZ_ROOT/testcases/demo_seeds" -o out$run -- ./demo @@ >log$run 2>&1
+    fz-fuzz -q -s 1 -E 8000 -t 5000 -i "$FZ_ROOT/testcases/demo_seeds" -o out$run -- ./demo @@ >log$run 2>&1
     rc=$?
     [ $rc = 0 ] || [ $rc = 3 ] || { cat log$run; fail "run $run exited $rc"; }
     listing out$run/default/queue >queue$run.txt

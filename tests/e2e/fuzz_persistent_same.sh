@@ -20,7 +20,7 @@ listing() { # queue dir -> "name-without-time md5" lines
 campaign() { # name target [env...]
     local name=$1 target=$2
     shift 2
-    env "$@" fz-fuzz -q -s 1 -E 6000 -i seeds -o "out-$name" -- "./$target" @@ >"log-$name" 2>&1 ||
+    env "$@" fz-fuzz -q -s 1 -E 6000 -t 5000 -i seeds -o "out-$name" -- "./$target" @@ >"log-$name" 2>&1 ||
         { cat "log-$name"; fail "$name: fz-fuzz exited $?"; }
     listing "out-$name/default/queue" >"queue-$name.txt"
 }

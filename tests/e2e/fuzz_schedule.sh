@@ -17,7 +17,7 @@ listing() { # dir -> "name-without-time md5" lines
 for mode in "" "-d"; do
     for run in 1 2; do
         rm -rf out
-        fz-fuzz -q -s 7 -E 6000 $mode -i seeds -o out -- ./target @@ >log 2>&1 ||
+        fz-fuzz -q -s 7 -E 6000 -t 5000 $mode -i seeds -o out -- ./target @@ >log 2>&1 ||
             { cat log; fail "run $run ${mode:-(default)} failed"; }
         listing out/default/queue >q$run.txt
     done

@@ -21,6 +21,15 @@ done
 env -u FZ_CC "$P/bin/fz-cc" --version | tail -1 | grep -q "^fz-cc (fz) .*lib/fz" || fail "fz-cc --version has no fz line"
 ok "every program answers --version; man pages for all"
 
+# Every page: a title line, NAME with the program, SYNOPSIS, DESCRIPTION.
+for m in "$P"/share/man/man1/fz-*.1; do
+    [ -L "$m" ] && continue
+    name=$(basename "$m" .1)
+    head -1 "$m" | grep -q "^\.TH $(echo "$name" | tr 'a-z' 'A-Z') 1 " || fail "$name.1: no .TH line for $name"
+    for sec in NAME SYNOPSIS DESCRIPTION "EXIT STATUS" "SEE ALSO"; do
+        grep -q "^\.SH $sec\$" "$m" || fail "$name.1: no $sec section"
+    done
+done
 if command -v man >/dev/null; then
     for m in "$P"/share/man/man1/*.1; do
         w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$m" 2>&1 >/dev/null)
@@ -30,7 +39,8 @@ if command -v man >/dev/null; then
         fail "the fz-cov man page does not render"
     ok "man pages render without warnings"
 else
-    fz_skip_part "man is not installed (apt-get install man-db): pages not rendered"
+    # man-db is not part of fz's dependencies (CI does not install it).
+    echo "note: man is not installed (apt-get install man-db): pages checked for their sections, not rendered"
 fi
 
 # The installed fz-cov uses the installed lib/fz/fz-cov-rt.so.

@@ -5,8 +5,6 @@
 # build.  Each is saved in crashes/ as a SIGABRT (the ASAN_OPTIONS /
 # UBSAN_OPTIONS fz-fuzz sets, docs/sanitizers.md), and the saved file, run
 # by hand with the sanitizer's own defaults, prints the sanitizer's report.
-# Its crash site comes from the sanitizer's report (ASan's first stack,
-# UBSan's source location), not from the abort that follows it.
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 [ -x "$FZ_BIN/fz-fuzz" ] && [ -e "$FZ_ROOT/lib/fz/fz-rt.o" ] || fail "build fz first (make)"
@@ -22,11 +20,10 @@ mkdir seeds && printf 'hi there' >seeds/a
 # below is about the sanitizers, not about a plain fault.
 printf 'ASxx' | ./ubsan >/dev/null 2>&1 || fail "ubsan build crashes on the ASan input"
 
-# hunt NAME PREFIX REPORT SITE: fuzz ./NAME to a crash starting with PREFIX
-# whose replay prints REPORT and whose site, in the end-of-run lines, matches
-# SITE.
+# hunt NAME PREFIX REPORT: fuzz ./NAME to a crash starting with PREFIX whose
+# replay prints REPORT.
 hunt() {
-    local name=$1 prefix=$2 report=$3 site=$4 rc=0 crash
+    local name=$1 prefix=$2 report=$3 rc=0 crash
     "$FZ_BIN/fz-fuzz" -q -i seeds -o "o-$name" -s 1 -E 8000 -- "./$name" >"$name.log" 2>&1 || rc=$?
     [ $rc = 3 ] || { tail -n 5 "$name.log"; fail "$name: fz-fuzz exit $rc, expected 3 (crash found)"; }
     crash=$(ls "o-$name"/default/crashes/id:* 2>/dev/null | head -n 1)
@@ -35,9 +32,7 @@ hunt() {
     [ "$(head -c 2 "$crash")" = "$prefix" ] || fail "$name: crash starts with '$(head -c 2 "$crash")', not '$prefix'"
     "./$name" <"$crash" >/dev/null 2>"$name.report" || true
     grep -q "$report" "$name.report" || { cat "$name.report"; fail "$name: replay does not print '$report'"; }
-    grep -q "^  SIGABRT at $site" "$name.log" ||
-        { cat "$name.log"; fail "$name: no crash site from the sanitizer's report ('$site')"; }
-    ok "$name: found and saved $(basename "$crash"); replay prints '$report'; site from the report"
+    ok "$name: found and saved $(basename "$crash"); replay prints '$report'"
 }
-hunt asan AS "ERROR: AddressSanitizer: heap-buffer-overflow" ".*(ASan):$"
-hunt ubsan UB "runtime error: signed integer overflow" "sanitizer_target.c:[0-9]*:[0-9]* (UBSan):$"
+hunt asan AS "ERROR: AddressSanitizer: heap-buffer-overflow"
+hunt ubsan UB "runtime error: signed integer overflow"

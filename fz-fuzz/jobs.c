@@ -1,0 +1,483 @@
+/*
+ * jobs.c - `fz-fuzz -j N` (see jobs.h): the coordinator that forks, watches
+ * and stops the instances, its status screen, and the instances' side of
+ * the shared segment (counters and the ring of finds).
+ */
+#define _GNU_SOURCE
+#include "fz-fuzz/jobs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/opts.h"
+#include "fz-config.h"
+#include "fz-fuzz/crashinfo.h"
+#include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/state.h"
+#include "fz-fuzz/stats.h"
+#include "fz-fuzz/status.h"
+#include "fz-fuzz/sync.h"
+#include "fz-log.h"
+
+/* How often the coordinator looks at its instances, redraws, logs. */
+#define JOBS_POLL_MS 50
+#define JOBS_DRAW_MS 250
+#define JOBS_LOG_MS 5000
+/* Crashes per instance whose reports the end of the campaign prints. */
+#define FZ_JOBS_REPORTS 5
+/* An instance copies its counters to its slot at most this often. */
+#define JOBS_PUBLISH_MS 200
+
+/* ---- Instance side ---- */
+
+void fz_jobs_publish(fz_state_t *st)
+{
+    fz_jobs_link_t *l = &st->jobs;
+    if (!l->shared)
+        return;
+    uint64_t now = fz_now_ms();
+    if (l->last_pub && now - l->last_pub < JOBS_PUBLISH_MS && st->ui.files_ready)
+        return;
+    l->last_pub = now;
+    fz_stats_report_t r;
+    fz_stats_collect(st, &r);
+    fz_jobs_slot_t *s = &l->shared->slot[l->self];
+    s->execs = r.execs_done;
+    s->eps = st->ui.recent_eps ? st->ui.recent_eps : r.execs_per_sec;
+    s->corpus = r.corpus_count;
+    s->edges = r.edges_found;
+    s->crashes = r.saved_crashes;
+    s->crashes_at_start = st->stats.crashes_at_start;
+    s->hangs = r.saved_hangs;
+    s->imported = r.corpus_imported;
+    if (st->ui.files_ready)
+        __atomic_store_n(&s->state, FZ_JOB_RUNNING, __ATOMIC_RELAXED);
+}
+
+void fz_jobs_share(fz_state_t *st, const char *name, uint32_t id, const uint8_t *buf, uint32_t len)
+{
+    fz_jobs_shared_t *sh = st->jobs.shared;
+    if (!sh || sh->n < 2)
+        return;
+    uint64_t seq = __atomic_fetch_add(&sh->head, 1, __ATOMIC_ACQ_REL);
+    fz_jobs_find_t *f = &sh->ring[seq % FZ_JOBS_RING];
+    /* seq 0 marks the entry as being written: a reader that sees another
+     * number before and after its copy knows the copy is whole. */
+    __atomic_store_n(&f->seq, 0, __ATOMIC_RELEASE);
+    f->from = st->jobs.self;
+    f->id = id;
+    f->len = len;
+    f->at_ms = fz_now_ms();
+    snprintf(f->name, sizeof f->name, "%s", name);
+    if (len <= FZ_JOBS_INLINE)
+        memcpy(f->data, buf, len);
+    __atomic_store_n(&f->seq, seq + 1, __ATOMIC_RELEASE);
+}
+
+/* 1 if name says the file was imported from one of our siblings: that
+ * sibling published it itself, so it reaches us (or was run by us) that
+ * way. */
+static int from_sibling(const fz_jobs_shared_t *sh, const char *name)
+{
+    for (uint32_t i = 0; i < sh->n; i++)
+        if (fz_sync_from_self(name, sh->slot[i].name))
+            return 1;
+    return 0;
+}
+
+int fz_jobs_pending(const fz_state_t *st)
+{
+    const fz_jobs_link_t *l = &st->jobs;
+    if (!l->shared || l->shared->n < 2)
+        return 0;
+    uint64_t head = __atomic_load_n(&l->shared->head, __ATOMIC_ACQUIRE);
+    if (head <= l->next)
+        return 0;
+    /* Our own finds are in the ring too: only another's counts. */
+    const fz_jobs_find_t *f = &l->shared->ring[(head - 1) % FZ_JOBS_RING];
+    return head - l->next > 1 || f->from != l->self;
+}
+
+void fz_jobs_take(fz_state_t *st)
+{
+    fz_jobs_link_t *l = &st->jobs;
+    fz_jobs_shared_t *sh = l->shared;
+    if (!sh || sh->n < 2)
+        return;
+    for (;;) {
+        uint64_t head = __atomic_load_n(&sh->head, __ATOMIC_ACQUIRE);
+        if (l->next >= head)
+            return;
+        if (head - l->next > FZ_JOBS_RING)
+            l->next = head - FZ_JOBS_RING; /* overrun: the queue files cover the gap */
+        fz_jobs_find_t *f = &sh->ring[l->next % FZ_JOBS_RING];
+        uint64_t seq = __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE);
+        if (seq != l->next + 1) {
+            if (seq == 0 || seq < l->next + 1)
+                return; /* still being written: next time */
+            l->next++;  /* overwritten by a later find: skip it */
+            continue;
+        }
+        uint32_t from = f->from, id = f->id, len = f->len;
+        uint64_t at = f->at_ms;
+        char name[sizeof f->name];
+        memcpy(name, f->name, sizeof name);
+        int inline_data = len <= FZ_JOBS_INLINE;
+        if (!l->buf && !(l->buf = malloc(FZ_JOBS_INLINE)))
+            fz_die("out of memory");
+        if (inline_data)
+            memcpy(l->buf, f->data, len);
+        if (__atomic_load_n(&f->seq, __ATOMIC_ACQUIRE) != seq) {
+            l->next++; /* overwritten while copying */
+            continue;
+        }
+        l->next++;
+        if (from == l->self || from >= sh->n)
+            continue;
+        fz_sync_direct(st, sh->slot[from].name, id, from_sibling(sh, name),
+                       inline_data ? l->buf : NULL, len);
+        fz_jobs_slot_t *s = &sh->slot[l->self];
+        uint64_t ms = fz_now_ms() - at;
+        s->passed++;
+        s->pass_ms_total += ms;
+        if (ms > s->pass_ms_max)
+            s->pass_ms_max = ms;
+        if (fz_fuzz_should_stop(st))
+            return;
+    }
+}
+
+/* ---- Coordinator ---- */
+
+/* How many instances to start: -j N, capped by the free CPUs (which each
+ * instance gets one of) unless FZ_NO_AFFINITY; -j 0 means all free CPUs. */
+static uint32_t job_count(const fz_cfg_t *cfg, int *cpus, int *n_cpus)
+{
+    int no_aff = fz_env_flag("FZ_NO_AFFINITY", "AFL_NO_AFFINITY");
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    *n_cpus = no_aff ? 0 : fz_fsrv_free_cpus(cpus, FZ_JOBS_MAX);
+    uint32_t want = cfg->jobs;
+    if (want == 0) {
+        want = no_aff ? (uint32_t)(online > 0 ? online : 1) : (uint32_t)*n_cpus;
+        if (want == 0) {
+            fz_warn("-j 0: no core is free (every one runs a process bound to it); starting "
+                    "one instance anyway");
+            want = 1;
+        }
+    } else if (!no_aff && want > (uint32_t)*n_cpus) {
+        uint32_t use = *n_cpus ? (uint32_t)*n_cpus : 1;
+        fz_warn("-j %u: only %d of %ld cores are free (the others run processes bound to "
+                "them); starting %u instance(s). FZ_NO_AFFINITY=1 starts all %u unbound",
+                want, *n_cpus, online, use, want);
+        want = use;
+    }
+    if (want > FZ_JOBS_MAX) {
+        fz_warn("-j %u: at most %d instances; starting %d", want, FZ_JOBS_MAX, FZ_JOBS_MAX);
+        want = FZ_JOBS_MAX;
+    }
+    return want;
+}
+
+/* The instance's own configuration: its name and role, its share of -E,
+ * its seed, and no screen (the coordinator draws one for all). */
+static void child_cfg(fz_cfg_t *cfg, uint32_t i, uint32_t n, const char *name)
+{
+    cfg->name = name;
+    cfg->is_main = i == 0;
+    cfg->is_secondary = i != 0;
+    cfg->quiet = 1;
+    if (cfg->max_execs)
+        cfg->max_execs = cfg->max_execs / n + (i < cfg->max_execs % n);
+    if (cfg->seed_given)
+        cfg->seed += i; /* reproducible, but not n copies of one search */
+}
+
+static __attribute__((noreturn)) void child_main(fz_state_t *st, uint32_t i, int cpu, int argc,
+                                                 char **argv, fz_jobs_campaign_fn campaign,
+                                                 pid_t parent)
+{
+    fz_jobs_shared_t *sh = st->jobs.shared;
+    /* A coordinator killed by SIGKILL must not leave instances behind. */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent)
+        _exit(FZ_EXIT_ERROR);
+    if (cpu >= 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        sched_setaffinity(0, sizeof one, &one); /* fsrv's own binding then keeps it */
+    }
+    child_cfg(&st->cfg, i, sh->n, sh->slot[i].name);
+    static char prog[64];
+    snprintf(prog, sizeof prog, "fz-fuzz[%s]", sh->slot[i].name);
+    fz_log_prog = prog;
+    /* Messages go to stderr with the instance's name; the per-instance
+     * status lines would only interleave with the coordinator's. */
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null >= 0) {
+        dup2(null, STDOUT_FILENO);
+        close(null);
+    }
+    st->jobs.self = i;
+    exit(campaign(st, argc, argv));
+}
+
+/* Totals over the instances. */
+typedef struct jobs_total {
+    uint64_t execs, crashes, new_crashes, hangs, pass_ms;
+    uint32_t corpus, edges, running, passed, died;
+    uint64_t pass_max;
+    double eps;
+} jobs_total_t;
+
+static void total(const fz_jobs_shared_t *sh, jobs_total_t *t, uint64_t secs)
+{
+    memset(t, 0, sizeof *t);
+    for (uint32_t i = 0; i < sh->n; i++) {
+        const fz_jobs_slot_t *s = &sh->slot[i];
+        t->execs += s->execs;
+        t->crashes += s->crashes;
+        t->new_crashes += s->crashes - s->crashes_at_start;
+        t->hangs += s->hangs;
+        t->passed += s->passed;
+        t->pass_ms += s->pass_ms_total;
+        if (s->pass_ms_max > t->pass_max)
+            t->pass_max = s->pass_ms_max;
+        if (s->corpus > t->corpus)
+            t->corpus = s->corpus;
+        if (s->edges > t->edges)
+            t->edges = s->edges;
+        if (s->state == FZ_JOB_RUNNING || s->state == FZ_JOB_STARTING) {
+            t->running++;
+            t->eps += s->eps;
+        }
+        t->died += s->state == FZ_JOB_DIED;
+    }
+    if (!t->running && secs) /* all ended: the campaign's average */
+        t->eps = (double)t->execs / (double)secs;
+}
+
+static const char *state_word(const fz_jobs_slot_t *s, char *buf, size_t n)
+{
+    switch (s->state) {
+    case FZ_JOB_STARTING:
+        return "starting";
+    case FZ_JOB_RUNNING:
+        return "running";
+    case FZ_JOB_DONE:
+        return WEXITSTATUS(s->status) == FZ_EXIT_CRASH ? "done, crash" : "done";
+    default:
+        if (WIFSIGNALED(s->status))
+            snprintf(buf, n, "DIED (signal %d)", WTERMSIG(s->status));
+        else
+            snprintf(buf, n, "DIED (exit %d)", WEXITSTATUS(s->status));
+        return buf;
+    }
+}
+
+/* One line for the whole campaign (the -q / non-tty log and the end). */
+static void campaign_line(FILE *f, const fz_jobs_shared_t *sh, uint64_t secs)
+{
+    jobs_total_t t;
+    total(sh, &t, secs);
+    fprintf(f,
+            "[%llus] -j %u: execs %llu (%.0f/s), corpus %u, edges %u (best instance), crashes "
+            "%llu, hangs %llu, finds passed %u (mean %llu ms, max %llu ms), running %u/%u%s\n",
+            (unsigned long long)secs, sh->n, (unsigned long long)t.execs, t.eps, t.corpus, t.edges,
+            (unsigned long long)t.crashes, (unsigned long long)t.hangs, t.passed,
+            (unsigned long long)(t.passed ? t.pass_ms / t.passed : 0),
+            (unsigned long long)t.pass_max, t.running, sh->n,
+            t.died ? ", an instance DIED" : "");
+    fflush(f);
+}
+
+/* The campaign's screen: totals, then a line per instance.  Kept here, not
+ * in status.c: it draws the coordinator, which runs no target itself. */
+static void draw(const fz_cfg_t *cfg, const fz_jobs_shared_t *sh, uint64_t secs)
+{
+    jobs_total_t t;
+    total(sh, &t, secs);
+    printf("\033[H  fz-fuzz %s -j %u  --  %s\033[K\n\n"
+           "  run time   %lluh %02llum %02llus\033[K\n"
+           "  execs      %llu  (%.0f/s)\033[K\n"
+           "  corpus     %u entries, %u edges (the best instance's)\033[K\n"
+           "  crashes    %llu saved (%llu new), hangs %llu\033[K\n"
+           "  passing    %u finds taken from another instance (mean %llu ms, max %llu ms)\033[K\n\n"
+           "  %-10s %4s %-18s %12s %9s %7s %6s %8s %6s\033[K\n",
+           FZ_VERSION, sh->n, cfg->out_root, (unsigned long long)(secs / 3600),
+           (unsigned long long)(secs / 60 % 60), (unsigned long long)(secs % 60),
+           (unsigned long long)t.execs, t.eps, t.corpus, t.edges, (unsigned long long)t.crashes,
+           (unsigned long long)t.new_crashes, (unsigned long long)t.hangs, t.passed,
+           (unsigned long long)(t.passed ? t.pass_ms / t.passed : 0),
+           (unsigned long long)t.pass_max, "instance", "cpu", "state", "execs", "execs/s",
+           "corpus", "edges", "crashes", "hangs");
+    for (uint32_t i = 0; i < sh->n; i++) {
+        const fz_jobs_slot_t *s = &sh->slot[i];
+        char cpu[16] = "-", st[40];
+        if (s->cpu >= 0)
+            snprintf(cpu, sizeof cpu, "%d", s->cpu);
+        printf("  %-10s %4s %-18s %12llu %9.0f %7u %6u %8llu %6llu\033[K\n", s->name, cpu,
+               state_word(s, st, sizeof st), (unsigned long long)s->execs, s->eps, s->corpus,
+               s->edges, (unsigned long long)s->crashes, (unsigned long long)s->hangs);
+    }
+    printf("\033[J");
+    fflush(stdout);
+}
+
+/* Reaps the instances that ended; returns how many are still alive. */
+static uint32_t reap(fz_jobs_shared_t *sh, const fz_cfg_t *cfg, int stopping)
+{
+    uint32_t alive = 0, died[FZ_JOBS_MAX], n_died = 0;
+    for (uint32_t i = 0; i < sh->n; i++) {
+        fz_jobs_slot_t *s = &sh->slot[i];
+        if (s->state == FZ_JOB_DONE || s->state == FZ_JOB_DIED)
+            continue;
+        int status;
+        if (waitpid(s->pid, &status, WNOHANG) != s->pid) {
+            alive++;
+            continue;
+        }
+        s->status = status;
+        int ok = WIFEXITED(status) &&
+                 (WEXITSTATUS(status) == FZ_EXIT_OK || WEXITSTATUS(status) == FZ_EXIT_CRASH);
+        __atomic_store_n(&s->state, ok ? FZ_JOB_DONE : FZ_JOB_DIED, __ATOMIC_RELAXED);
+        if (!ok && !stopping)
+            died[n_died++] = i;
+    }
+    for (uint32_t k = 0; k < n_died; k++) {
+        const fz_jobs_slot_t *s = &sh->slot[died[k]];
+        char w[40];
+        if (alive)
+            fz_warn("instance '%s' (pid %d) %s; the others go on (its directory: %s/%s)",
+                    s->name, s->pid, state_word(s, w, sizeof w), cfg->out_root, s->name);
+        else
+            fz_warn("instance '%s' (pid %d) %s (its directory: %s/%s)", s->name, s->pid,
+                    state_word(s, w, sizeof w), cfg->out_root, s->name);
+    }
+    return alive;
+}
+
+static void signal_all(const fz_jobs_shared_t *sh, int sig)
+{
+    for (uint32_t i = 0; i < sh->n; i++)
+        if (sh->slot[i].state == FZ_JOB_STARTING || sh->slot[i].state == FZ_JOB_RUNNING)
+            kill(sh->slot[i].pid, sig);
+}
+
+/* Watches the instances until all have ended: passes a stop on, ends the
+ * campaign at the first crash under --until-crash, draws or logs. */
+static void watch(fz_state_t *st, fz_jobs_shared_t *sh, uint64_t start)
+{
+    int tty = !st->cfg.quiet && isatty(STDOUT_FILENO) && fz_status_term_ok(getenv("TERM"));
+    uint64_t last_draw = 0, last_log = start;
+    int stopping = 0;
+    if (tty)
+        fputs("\033[?25l\033[2J", stdout);
+    while (reap(sh, &st->cfg, stopping)) {
+        jobs_total_t t;
+        total(sh, &t, 0);
+        if (!stopping && (*st->stop || (st->cfg.until_crash && t.new_crashes))) {
+            stopping = 1;
+            signal_all(sh, SIGINT);
+        }
+        uint64_t now = fz_now_ms();
+        if (tty && now - last_draw >= JOBS_DRAW_MS) {
+            draw(&st->cfg, sh, (now - start) / 1000);
+            last_draw = now;
+        } else if (!tty && now - last_log >= JOBS_LOG_MS) {
+            campaign_line(stdout, sh, (now - start) / 1000);
+            last_log = now;
+        }
+        usleep(JOBS_POLL_MS * 1000);
+    }
+    if (tty) {
+        draw(&st->cfg, sh, (fz_now_ms() - start) / 1000);
+        fputs("\033[?25h\n", stdout);
+    }
+}
+
+/* The end of the campaign: one line, the instances that died, where the
+ * crashes are (with the first lines of each one's report). */
+static int finish(fz_state_t *st, fz_jobs_shared_t *sh, uint64_t start)
+{
+    jobs_total_t t;
+    total(sh, &t, 0);
+    printf("fz-fuzz: %s. ", *st->stop ? "stopped by a signal" : "done");
+    campaign_line(stdout, sh, (fz_now_ms() - start) / 1000);
+    uint32_t failed = 0, crashed = 0;
+    for (uint32_t i = 0; i < sh->n; i++) {
+        fz_jobs_slot_t *s = &sh->slot[i];
+        char w[40];
+        if (s->state == FZ_JOB_DIED) {
+            failed++;
+            printf("fz-fuzz: instance '%s' %s; see its messages above and %s/%s\n", s->name,
+                   state_word(s, w, sizeof w), st->cfg.out_root, s->name);
+            continue;
+        }
+        if (WEXITSTATUS(s->status) != FZ_EXIT_CRASH)
+            continue;
+        crashed++;
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/%s/crashes", st->cfg.out_root, s->name);
+        printf("fz-fuzz: %llu crash(es) saved in %s (see README.txt there to reproduce)\n",
+               (unsigned long long)(s->crashes - s->crashes_at_start), dir);
+        fz_crashinfo_dir(&st->cfg, dir, (uint32_t)s->crashes_at_start, FZ_JOBS_REPORTS);
+    }
+    fflush(stdout);
+    if (crashed)
+        return FZ_EXIT_CRASH;
+    if (failed == sh->n)
+        return FZ_EXIT_ERROR;
+    return failed ? FZ_EXIT_JOB_LOST : FZ_EXIT_OK;
+}
+
+int fz_jobs_run(fz_state_t *st, int argc, char **argv, fz_jobs_campaign_fn campaign)
+{
+    int cpus[FZ_JOBS_MAX], n_cpus;
+    uint32_t n = job_count(&st->cfg, cpus, &n_cpus);
+    fz_jobs_shared_t *sh =
+        mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (sh == MAP_FAILED)
+        fz_die("cannot map %zu bytes of shared memory for -j: %s", sizeof *sh, strerror(errno));
+    sh->n = n;
+    for (uint32_t i = 0; i < n; i++) {
+        fz_jobs_slot_t *s = &sh->slot[i];
+        if (i == 0)
+            snprintf(s->name, sizeof s->name, "main");
+        else
+            snprintf(s->name, sizeof s->name, "sec%u", i);
+        s->cpu = i < (uint32_t)n_cpus ? cpus[i] : -1;
+    }
+    st->jobs.shared = sh;
+    fz_info("-j %u: instances %s..%s in '%s'%s", n, sh->slot[0].name, sh->slot[n - 1].name,
+            st->cfg.out_root, n_cpus ? ", one per free core" : "");
+    fflush(NULL);
+    uint64_t start = fz_now_ms();
+    pid_t parent = getpid();
+    for (uint32_t i = 0; i < n; i++) {
+        pid_t pid = fork();
+        if (pid < 0) {
+            fz_warn("cannot start instance '%s': %s", sh->slot[i].name, strerror(errno));
+            sh->slot[i].state = FZ_JOB_DIED;
+            sh->slot[i].status = FZ_EXIT_ERROR << 8;
+            continue;
+        }
+        if (pid == 0)
+            child_main(st, i, sh->slot[i].cpu, argc, argv, campaign, parent);
+        sh->slot[i].pid = pid;
+    }
+    watch(st, sh, start);
+    int rc = finish(st, sh, start);
+    munmap(sh, sizeof *sh);
+    st->jobs.shared = NULL;
+    return rc;
+}

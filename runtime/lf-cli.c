@@ -1,0 +1,401 @@
+/*
+ * lf-cli.c - libFuzzer's command line for harnesses linked with fz's driver
+ * (part of lib/fz/fz-libfuzzer.o; libfuzzer.c calls __fz_lf_main when the
+ * harness is run outside a fuzzer with arguments).
+ *
+ * `./harness [flags] CORPUS_DIR...` fuzzes with fz's engine: the driver
+ * runs `fz-fuzz -q -i SEEDS -o TMP ... -- ./harness` (fz-fuzz found through
+ * FZ_FUZZ, the bin/ of the fz that built the driver, or PATH), copies every
+ * new queue entry into the first corpus directory under its SHA-1 (as
+ * libFuzzer names corpus files), prints libFuzzer's progress lines, writes
+ * the first crash as ARTIFACT_PREFIXcrash-<sha1> after showing its report,
+ * and exits as libFuzzer does.  -merge=1 and -minimize_crash=1 run
+ * fz-showmap and fz-tmin.  Plain files are run once each (reproduce mode,
+ * libfuzzer.c).  A flag fz cannot honour is named on stderr.
+ *
+ * This code runs only in that outer process, never in a fuzzed child, so
+ * it may use stdio and malloc freely.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fz-config.h"
+#include "fz-protocol.h"
+#include "fz-sha1.h"
+#include "runtime/lf-cli.h"
+
+enum lf_kind {
+    LF_INT,    /* -name=N, honoured */
+    LF_STR,    /* -name=VALUE, honoured */
+    LF_IGNORE, /* known to libFuzzer, not honoured here: named on stderr */
+};
+
+/* Each flag once: how it is read and, for those fz does not honour, why. */
+static const struct lf_flag {
+    const char *name;
+    enum lf_kind kind;
+    size_t off;
+    const char *note;
+} lf_flags[] = {
+#define I(f) #f, LF_INT, offsetof(lf_opts_t, f)
+#define S(f) #f, LF_STR, offsetof(lf_opts_t, f)
+#define X(f, why) #f, LF_IGNORE, 0, why
+    {I(runs), "fz-fuzz -E"},
+    {I(max_total_time), "fz-fuzz -V"},
+    {I(timeout), "fz-fuzz -t (seconds x 1000); a timeout ends the run with exit 70"},
+    {I(seed), "fz-fuzz -s"},
+    {I(jobs), "fz-fuzz -j: instances in parallel, no fuzz-N.log files"},
+    {I(workers), "fz-fuzz -j"},
+    {I(print_final_stats), NULL},
+    {I(merge), NULL},
+    {I(minimize_crash), NULL},
+    {I(error_exitcode), NULL},
+    {I(timeout_exitcode), NULL},
+    {I(help), NULL},
+    {I(max_len), "fz-fuzz -l; longer corpus files are cut to it, as libFuzzer does"},
+    {I(rss_limit_mb), "not honoured: fz can limit address space only (fz-fuzz -m), which "
+                      "sanitizer builds exceed at start-up"},
+    {S(dict), "fz-fuzz -x"},
+    {S(artifact_prefix), NULL},
+    {S(exact_artifact_path), NULL},
+    {X(malloc_limit_mb, "no malloc hook in fz's driver")},
+    {X(close_fd_mask, "the harness's output is already discarded while fuzzing")},
+    {X(verbosity, "fz prints one fixed level")},
+    {X(use_value_profile, "fz has no value profile")},
+    {X(reload, "the corpus is read once at start")},
+    {X(only_ascii, "fz mutates all bytes")},
+    {X(detect_leaks, "set ASAN_OPTIONS=detect_leaks=1 instead")},
+    {X(shrink, "fz minimizes new inputs always")},
+    {X(reduce_inputs, "fz minimizes new inputs always")},
+    {X(entropic, "fz has its own schedule")},
+    {X(fork, "use -jobs=N")},
+    {X(ignore_crashes, "the run stops at the first crash")},
+    {X(ignore_timeouts, "the run stops at the first timeout (with -timeout)")},
+    {X(ignore_ooms, "no out-of-memory detection")},
+    {X(len_control, "fz has its own length rules")},
+    {X(mutate_depth, "fz has its own mutation chain")},
+    {X(cross_over, "fz splices always")},
+    {X(shuffle, "fz orders the corpus itself")},
+    {X(prefer_small, "fz orders the corpus itself")},
+    {X(use_cmp, "no compare tracing in fz's driver")},
+    {X(use_memmem, "no compare tracing in fz's driver")},
+    {X(report_slow_units, "see fz's hangs instead")},
+    {X(print_pcs, "use fz-showmap")},
+    {X(print_coverage, "use fz-showmap")},
+    {X(print_corpus_stats, "see fuzzer_stats")},
+    {X(max_number_of_runs, "use -runs")},
+    {X(dump_coverage, "use fz-showmap")},
+    {X(handle_segv, "signals are handled by fz-fuzz")},
+    {X(handle_abrt, "signals are handled by fz-fuzz")},
+    {X(handle_bus, "signals are handled by fz-fuzz")},
+    {X(handle_ill, "signals are handled by fz-fuzz")},
+    {X(handle_fpe, "signals are handled by fz-fuzz")},
+    {X(handle_int, "signals are handled by fz-fuzz")},
+    {X(handle_term, "signals are handled by fz-fuzz")},
+    {X(handle_xfsz, "signals are handled by fz-fuzz")},
+    {X(handle_usr1, "signals are handled by fz-fuzz")},
+    {X(handle_usr2, "signals are handled by fz-fuzz")},
+    {X(create_missing_dirs, "give existing directories")},
+    {X(features_dir, "no feature files")},
+    {X(data_flow_trace, "no data-flow traces")},
+    {X(focus_function, "no focus function")},
+#undef I
+#undef S
+#undef X
+};
+
+#define N_FLAGS (sizeof lf_flags / sizeof lf_flags[0])
+
+
+/* ---- Command line ---- */
+
+static int parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* One "-name=value" argument; returns 0, or -1 after printing why. */
+static int parse_flag(lf_opts_t *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    size_t n = eq ? (size_t)(eq - arg - 1) : strlen(arg + 1);
+    for (size_t i = 0; i < N_FLAGS; i++) {
+        const struct lf_flag *f = &lf_flags[i];
+        if (strlen(f->name) != n || strncmp(f->name, arg + 1, n) != 0)
+            continue;
+        if (!eq) {
+            fprintf(stderr, "ERROR: libFuzzer flags take a value: -%s=VALUE, not '%s'\n",
+                    f->name, arg);
+            return -1;
+        }
+        if (f->kind == LF_IGNORE || (f->note && strncmp(f->note, "not honoured", 12) == 0)) {
+            fprintf(stderr, "WARNING: fz's driver ignores '%s': %s\n", arg,
+                    f->kind == LF_IGNORE ? f->note : f->note + 14);
+            return 0;
+        }
+        if (f->kind == LF_STR) {
+            *(const char **)((char *)o + f->off) = eq + 1;
+            return 0;
+        }
+        if (parse_long(eq + 1, (long *)((char *)o + f->off)) != 0) {
+            fprintf(stderr, "ERROR: -%s expects a whole number, not '%s'\n", f->name, eq + 1);
+            return -1;
+        }
+        return 0;
+    }
+    fprintf(stderr, "WARNING: unrecognized flag '%s'; ignored (fz's driver takes libFuzzer's "
+                    "flags; see docs/libfuzzer.md)\n", arg);
+    return 0;
+}
+
+int __fz_lf_is_dir(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* Returns 0, or an exit status after printing why. */
+int __fz_lf_parse_args(lf_opts_t *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    o->runs = -1;
+    o->error_exitcode = 77;   /* libFuzzer's defaults */
+    o->timeout_exitcode = 70;
+    o->artifact_prefix = "./";
+    o->dirs = calloc((size_t)argc, sizeof *o->dirs);
+    o->files = calloc((size_t)argc, sizeof *o->files);
+    if (!o->dirs || !o->files)
+        return 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] == '-' && a[1]) {
+            if (parse_flag(o, a) != 0)
+                return 1;
+        } else if (__fz_lf_is_dir(a) || a[strlen(a) - 1] == '/') {
+            /* "corpus/" names a directory even before it exists: say so */
+            o->dirs[o->n_dirs++] = argv[i];
+        } else {
+            o->files[o->n_files++] = argv[i];
+        }
+    }
+    return 0;
+}
+
+void __fz_lf_usage(void)
+{
+    fprintf(stderr, "Usage: ./harness [-flag=val ...] [CORPUS_DIR ...] [FILE ...]\n"
+                    "fz's libFuzzer-compatible driver: directories are fuzzed with fz-fuzz (new "
+                    "inputs go to the first),\nfiles are run once.  Flags:\n");
+    for (size_t i = 0; i < N_FLAGS; i++)
+        if (lf_flags[i].kind != LF_IGNORE)
+            fprintf(stderr, "  -%-20s %s\n", lf_flags[i].name,
+                    lf_flags[i].note ? lf_flags[i].note : "as libFuzzer");
+    fprintf(stderr, "Other libFuzzer flags are named on stderr and ignored.\n");
+}
+
+/* ---- Files ---- */
+
+char *__fz_lf_path_join(const char *a, const char *b)
+{
+    char *p;
+    if (asprintf(&p, "%s/%s", a, b) < 0)
+        return NULL;
+    return p;
+}
+
+/* Reads at most FZ_MAX_INPUT bytes of a regular file; NULL if it is not one. */
+uint8_t *__fz_lf_read_file(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat sb;
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > FZ_MAX_INPUT) {
+        close(fd);
+        return NULL;
+    }
+    uint8_t *buf = malloc((size_t)sb.st_size + 1);
+    ssize_t r = buf ? read(fd, buf, (size_t)sb.st_size) : -1;
+    close(fd);
+    if (r != sb.st_size) {
+        free(buf);
+        return NULL;
+    }
+    *len = (size_t)r;
+    return buf;
+}
+
+/* Writes path atomically (temp file + rename), so two harnesses sharing a
+ * corpus directory never see half a file.  Returns 0 or -1. */
+int __fz_lf_write_atomic(const char *path, const uint8_t *buf, size_t len)
+{
+    char *tmp;
+    if (asprintf(&tmp, "%s.fz-tmp.%d", path, (int)getpid()) < 0)
+        return -1;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int ok = fd >= 0 && write(fd, buf, len) == (ssize_t)len;
+    if (fd >= 0)
+        ok &= close(fd) == 0;
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok)
+        unlink(tmp);
+    free(tmp);
+    return ok ? 0 : -1;
+}
+
+/* Copies buf into dir as its SHA-1; returns 1 if new, 0 if there, -1. */
+int __fz_lf_save_by_hash(const char *dir, const uint8_t *buf, size_t len, char hex[41])
+{
+    fz_sha1_hex(buf, len, hex);
+    char *p = __fz_lf_path_join(dir, hex);
+    int r = !p ? -1 : access(p, F_OK) == 0 ? 0 : __fz_lf_write_atomic(p, buf, len) == 0 ? 1 : -1;
+    free(p);
+    return r;
+}
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(p);
+}
+
+void __fz_lf_rm_tree(const char *dir)
+{
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+char *__fz_lf_find_tool(const char *name)
+{
+    const char *env = getenv("FZ_FUZZ");
+    char *p = NULL;
+    if (env && *env) { /* FZ_FUZZ names fz-fuzz; the other tools sit beside it */
+        const char *slash = strrchr(env, '/');
+        if (strcmp(name, "fz-fuzz") == 0)
+            p = strdup(env);
+        else if (slash && asprintf(&p, "%.*s/%s", (int)(slash - env), env, name) < 0)
+            p = NULL;
+        return p;
+    }
+#ifdef FZ_BINDIR
+    if (asprintf(&p, "%s/%s", FZ_BINDIR, name) >= 0 && access(p, X_OK) == 0)
+        return p;
+    free(p);
+#endif
+    const char *path = getenv("PATH");
+    char *copy = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
+    for (char *save = NULL, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        if (asprintf(&p, "%s/%s", *d ? d : ".", name) >= 0 && access(p, X_OK) == 0)
+            break;
+        free(p);
+        p = NULL;
+    }
+    free(copy);
+    return p;
+}
+
+char *__fz_lf_self_path(void)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return NULL;
+    buf[n] = 0;
+    return strdup(buf);
+}
+
+/* Starts argv with stdout to out_fd (-1: inherited) and stdin from in_path
+ * (NULL: inherited); returns the pid. */
+pid_t __fz_lf_spawn(char **argv, int out_fd, const char *in_path)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    if (out_fd >= 0)
+        dup2(out_fd, 1);
+    if (in_path) {
+        int fd = open(in_path, O_RDONLY);
+        if (fd >= 0)
+            dup2(fd, 0);
+    }
+    execv(argv[0], argv);
+    fprintf(stderr, "ERROR: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+int __fz_lf_wait_status(pid_t pid)
+{
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return status;
+}
+
+
+int __fz_lf_driver;
+
+static int dispatch(lf_opts_t *o, long *repeat)
+{
+    if (o->help) {
+        __fz_lf_usage();
+        return 0;
+    }
+    if (o->n_files && !o->n_dirs && !o->merge && !o->minimize_crash) {
+        /* Reproduce mode: libfuzzer.c runs the files, -runs times each as
+         * libFuzzer does; the fuzzing flags do not apply, and say so. */
+        if (o->max_total_time || o->timeout || o->jobs || o->workers || o->dict || o->seed ||
+            o->max_len || o->print_final_stats)
+            fprintf(stderr, "INFO: running the given files only: -max_total_time, -timeout, "
+                            "-jobs, -workers, -dict, -seed, -max_len and -print_final_stats do "
+                            "not apply (use fz-fuzz --replay DIR -t MS -- ./harness for a "
+                            "timeout)\n");
+        *repeat = o->runs > 1 ? o->runs : 1;
+        return -1;
+    }
+    /* This process only drives the tools: a leak check at its exit would
+     * report the driver, not the harness (see __lsan_is_turned_off). */
+    __fz_lf_driver = 1;
+    if (o->merge)
+        return __fz_lf_merge(o);
+    if (o->minimize_crash)
+        return __fz_lf_minimize_crash(o);
+    if (o->n_files)
+        fprintf(stderr, "WARNING: fuzzing the directories; the files given (%s, ...) are not "
+                        "run (give them alone to reproduce)\n", o->files[0]);
+    return __fz_lf_fuzz(o);
+}
+
+int __fz_lf_main(int argc, char **argv, long *repeat)
+{
+    lf_opts_t o;
+    *repeat = 1;
+    int rc = __fz_lf_parse_args(&o, argc, argv);
+    if (!rc)
+        rc = dispatch(&o, repeat);
+    free(o.dirs);
+    free(o.files);
+    return rc;
+}
