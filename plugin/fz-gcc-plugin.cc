@@ -102,6 +102,12 @@
  *     link)".  Deny-list src: patterns then match by each function's source
  *     file only, since the unit's main file is lto1's partition.
  *
+ *  6b. Comparison hooks (plugin/fz-gcc-cmp.cc, its own specification):
+ *     a pass right after this one hooks integer compares, switches (marked
+ *     by a small pass before GCC's "switchlower") and memcmp/strcmp-family
+ *     calls for the comparison log, unless FZ_NO_CMP is set; it skips
+ *     what this pass skips (5).
+ *
  *  7. plugin_init refuses to run in a GCC other than the one the plugin was
  *     built for, naming both versions (or, when only GCC's build differs,
  *     the one version) and the rebuild command.  A plugin of another GCC

@@ -63,8 +63,13 @@
  *  inlining, unrolling and folding at -O1..-O3.  LLVM 14 runs that extension
  *  point at -O0 too.  A module flag guards against instrumenting twice.
  *
+ *  Comparisons.  After the counters, plugin/fz-llvm-cmp.cc hooks the
+ *  module's comparisons for the comparison log (its own specification),
+ *  in the functions and blocks this pass instruments, unless FZ_NO_CMP.
+ *
  *  Report.  One line on stderr per module, "fz-cc: N edges instrumented in
- *  FILE", unless FZ_QUIET=1.
+ *  FILE" (and "fz-cc: M comparison sites hooked in FILE" when M > 0),
+ *  unless FZ_QUIET=1.
  *
  *  Version.  The plugin is built for one LLVM major version (recorded by
  *  plugin/llvm.mk in lib/fz/fz-llvm-pass.version for fz-cc).  If a different

@@ -76,3 +76,33 @@ has lf.log '^int [0-9]+ [0-9]+ 1 ce 0x68 0x4c$' "libFuzzer harness, reproduce mo
 grep -qx 'cmplog_bit 1' lf-fsrv.log || fail "libFuzzer harness: no comparison bit"
 has lf-fsrv.log '^int [0-9]+ [0-9]+ 1 ce 0x68 0x4c$' "libFuzzer harness under the forkserver: data[0] == 'L'"
 ok "libFuzzer harness: logged in reproduce mode and under the forkserver"
+
+# The module ABI on the code (docs/internals.md, "Comparison hooks"): an
+# internal flag, weak hooks and registration, and no hook call on the
+# path a run that is not logging takes (only in the logging copy).
+if [ $FZ_TEST_CC = gcc ]; then
+    [ "$(gcc -dumpmachine | cut -d- -f1)" = x86_64 ] || skip "the assembly checks are written for x86-64"
+    fzcc -O2 -S -o k.s "$FZ_ROOT/testcases/cmp_kinds.c" || fail "-S failed"
+    grep -qE '^\s\.globl\s__fz_cmp_(on|base)' k.s && fail "the flag or base is not internal"
+    for w in __fz_register_cmp __fz_cmp_int __fz_cmp_mem __fz_cmp_switch; do
+        grep -qE "^\s\.weak\s$w\$" k.s || fail "$w is not a weak reference"
+    done
+    # ints: the hot part has one flag test and no hook call; the hook calls
+    # sit in ints.cold.
+    hot=$(sed -n '/^ints:/,/\.cfi_endproc/p' k.s)
+    echo "$hot" | grep -qE 'call\s+__fz_cmp_' && fail "ints calls a hook outside its logging copy"
+    [ "$(echo "$hot" | grep -cE '__fz_cmp_on\(%rip\)')" = 1 ] || fail "ints does not test the flag exactly once"
+    sed -n '/^ints\.cold:/,/\.cfi_endproc/p' k.s | grep -qE 'call\s+__fz_cmp_int' ||
+        fail "ints.cold does not call __fz_cmp_int"
+else
+    fzcc -O2 -S -emit-llvm -o k.ll "$FZ_ROOT/testcases/cmp_kinds.c" || fail "-emit-llvm failed"
+    grep -q '^@__fz_cmp_on = internal global i8 0' k.ll || fail "no internal __fz_cmp_on"
+    for w in __fz_register_cmp __fz_cmp_int __fz_cmp_mem __fz_cmp_switch; do
+        grep -qE "^declare extern_weak .*@$w\(" k.ll || fail "$w is not extern_weak"
+    done
+    sed -n '/^define internal .*@ints(/,/^}/p' k.ll | grep -q '@__fz_cmp_' &&
+        ! sed -n '/^define internal .*@ints(/,/^}/p' k.ll | grep -q 'call void @__fz_cmp_' ||
+        fail "ints tests no flag, or calls a hook itself"
+    grep -qE '^define internal .*@ints\.fz\.cmplog\(.*#[0-9]+' k.ll || fail "no logging copy ints.fz.cmplog"
+fi
+ok "module ABI: internal flag, weak hooks, hooks only in the logging copy"

@@ -71,7 +71,8 @@ ok "non-compiling calls and links are not refused"
 # cannot see.  Built with the host GCC but told it was built for another.
 build_plugin() { # OUT DEFINE
     ${CXX:-g++} -shared -fno-rtti -fPIC "$2" -I"$FZ_ROOT/include" -I"$FZ_ROOT/plugin" \
-        -I"$(gcc -print-file-name=plugin)/include" "$FZ_ROOT/plugin/fz-gcc-plugin.cc" -o "$1" ||
+        -I"$(gcc -print-file-name=plugin)/include" "$FZ_ROOT/plugin/fz-gcc-plugin.cc" \
+        "$FZ_ROOT/plugin/fz-gcc-cmp.cc" -o "$1" ||
         fail "cannot build the test plugin with $2"
 }
 build_plugin other.so -DFZ_BUILT_GCC_BASEVER='"99.1.0"'
