@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/coverage.sh - coverage, speed and queue size over time, fz-fuzz
-# against afl-fuzz, on real Debian-source projects and on the bundled toy
+# against afl-fuzz without (afl) and with CmpLog (aflcmp), on real Debian-source projects and on the bundled toy
 # target, from the same seeds, one fuzzer at a time.
 #
 #   bench/coverage.sh                       # zlib and expat, 300 s, 3 trials
@@ -124,8 +124,12 @@ run() {
         (cd "$w" && env "${affenv[@]}" "$fzbin" -q ${BENCH_FZ_ARGS:-} -s "$3" -V "$secs" -i "seeds-$2" -o run -- "./fz-$2" @@ \
             >fz.log 2>&1)
     else
+        # aflcmp: afl-fuzz with CmpLog, the second build AFL++ needs for it
+        # (AFL_LLVM_CMPLOG=1) given with -c, as AFL++'s docs recommend.
+        local cmp=()
+        [ "$1" = aflcmp ] && cmp=(-c "./aflcmp-$2")
         (cd "$w" && env "${affenv[@]}" AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
-            afl-fuzz -i "seeds-$2" -o run -s "$3" -V "$secs" -- "./afl-$2" @@ >afl.log 2>&1)
+            afl-fuzz -i "seeds-$2" -o run -s "$3" -V "$secs" "${cmp[@]}" -- "./afl-$2" @@ >"$1.log" 2>&1)
     fi
     [ -e "$w/run/default/fuzzer_stats" ] || { echo "$1 did not run; its log ends:"; tail -n 5 "$w/$1.log"; } >&2
 }
@@ -162,7 +166,8 @@ for t in "${targets[@]}"; do
     FZ_QUIET=1 build "$t" "$root/bin/fz-cc" "$w/fz-$t" || { echo "$t: cannot build, skipped"; continue; }
     FZ_QUIET=1 build "$t" "$root/bin/fz-cc" "$w/neutral-$t"
     fuzzers=(fz)
-    [ $have_afl = 1 ] && AFL_QUIET=1 build "$t" afl-clang-fast "$w/afl-$t" >/dev/null 2>&1 && fuzzers+=(afl)
+    [ $have_afl = 1 ] && AFL_QUIET=1 build "$t" afl-clang-fast "$w/afl-$t" >/dev/null 2>&1 && fuzzers+=(afl) &&
+        AFL_QUIET=1 AFL_LLVM_CMPLOG=1 build "$t" afl-clang-fast "$w/aflcmp-$t" >/dev/null 2>&1 && fuzzers+=(aflcmp)
     seeds "$t" "$w/seeds-$t"
     echo "== $t: $secs s x $trials trial(s), seeds $(ls "$w/seeds-$t" | wc -l) files, edges on the fz-cc build"
     printf '%-8s' run

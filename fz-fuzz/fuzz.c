@@ -185,6 +185,28 @@ static void grow_max_len(fz_state_t *st)
                 l->max);
 }
 
+/* A logging run crashed: runs the input again without the log and returns
+ * that run's result in *rec.  When the plain run does not crash (the crash
+ * needs outside state and happened once, or only the logging copies
+ * crash), the logging run's own record is kept instead, its map copied to
+ * *map (the caller frees it) and its site cleared, since no plain run
+ * shows that site: triage then judges it by coverage, and its reruns save
+ * it as a flaky crash rather than losing it. */
+static fz_run_result_t rerun_logged_crash(fz_state_t *st, const uint8_t *buf, uint32_t len,
+                                          fz_exec_rec_t *rec, uint8_t **map)
+{
+    fz_exec_rec_t logged = *rec;
+    if (logged.map && (*map = malloc(logged.map_size)))
+        memcpy(*map, logged.map, logged.map_size);
+    fz_run_result_t res = fz_exec_run(&st->exec, buf, len, 0, rec);
+    if (res == FZ_RUN_CRASH || res == FZ_RUN_ERROR || (logged.map && !*map))
+        return res;
+    logged.map = *map;
+    logged.site = 0;
+    *rec = logged;
+    return FZ_RUN_CRASH;
+}
+
 /* The one place a candidate is run and judged.  With log set the
  * comparison log is on for exactly this run (not for the minimization and
  * calibration of what it finds), so it still holds this run afterwards. */
@@ -197,6 +219,7 @@ static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_or
     if (log)
         fz_cmplog_begin(&st->i2s.shm);
     fz_run_result_t res = fz_exec_run(x, buf, len, 0, &rec);
+    uint8_t *logged_map = NULL;
     if (log) {
         fz_cmplog_end(&st->i2s.shm);
         /* A logging run executes the hooks' logging copies of functions,
@@ -204,7 +227,7 @@ static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_or
          * run of the input shows: judge a plain run of it instead.  Its
          * log stays (plain runs do not touch it). */
         if (res == FZ_RUN_CRASH)
-            res = fz_exec_run(x, buf, len, 0, &rec);
+            res = rerun_logged_crash(st, buf, len, &rec, &logged_map);
     }
     switch (res) {
     case FZ_RUN_ERROR:
@@ -224,6 +247,7 @@ static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_or
         grew = 1;
         break;
     }
+    free(logged_map);
     fz_status_tick(st);
     return grew;
 }

@@ -19,9 +19,24 @@ $(LIBFZ)/fz-rt.o: $(RT_OBJS)
 	@mkdir -p $(dir $@)
 	ld -r $(RT_OBJS) -o $@
 
-$(LIBFZ)/fz-libfuzzer.o: $(OBJ)/rt/runtime/libfuzzer.o
+# The libFuzzer driver: main() plus libFuzzer's command line, which runs
+# fz-fuzz, fz-showmap and fz-tmin; FZ_BINDIR is where it looks for them
+# first (`make install` rebuilds it for PREFIX/bin).
+LF_SRCS := runtime/libfuzzer.c runtime/lf-cli.c runtime/lf-modes.c
+LF_BINDIR ?= $(abspath $(BIN))
+$(OBJ)/rt/runtime/lf-cli.o: RT_CFLAGS += -DFZ_BINDIR='"$(LF_BINDIR)"'
+
+$(LIBFZ)/fz-libfuzzer.o: $(LF_SRCS:%.c=$(OBJ)/rt/%.o)
 	@mkdir -p $(dir $@)
-	cp $< $@
+	ld -r $^ -o $@
+
+# `make install`: the installed driver looks in PREFIX/bin first.
+.PHONY: lf-driver-install
+lf-driver-install:
+	@mkdir -p $(OBJ)/rt/installed
+	$(CC) $(RT_CFLAGS) -DFZ_BINDIR='"$(PREFIX)/bin"' -c runtime/lf-cli.c -o $(OBJ)/rt/installed/lf-cli.o
+	ld -r $(OBJ)/rt/runtime/libfuzzer.o $(OBJ)/rt/installed/lf-cli.o $(OBJ)/rt/runtime/lf-modes.o \
+		-o $(DESTDIR)$(PREFIX)/lib/fz/fz-libfuzzer.o
 
 # Protocol unit test: a minimal fuzzer in tests/check_runtime.c drives two
 # hand-instrumented targets built with the plain compiler (no fz-cc needed).
