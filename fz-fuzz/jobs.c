@@ -39,13 +39,13 @@
 
 /* ---- Instance side ---- */
 
-void fz_jobs_publish(fz_state_t *st)
+void fz_jobs_publish(fz_state_t *st, int force)
 {
     fz_jobs_link_t *l = &st->jobs;
     if (!l->shared)
         return;
     uint64_t now = fz_now_ms();
-    if (l->last_pub && now - l->last_pub < JOBS_PUBLISH_MS && st->ui.files_ready)
+    if (!force && l->last_pub && now - l->last_pub < JOBS_PUBLISH_MS && st->ui.files_ready)
         return;
     l->last_pub = now;
     fz_stats_report_t r;

@@ -437,8 +437,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     fz_status_final(st, stop_requested            ? "stopped by a signal"
                         : fz_fuzz_found_crash(st) ? "stopped at the first crash (--until-crash)"
                                                   : "done");
-    st->jobs.last_pub = 0;
-    fz_jobs_publish(st); /* -j: the final counters */
+    fz_jobs_publish(st, 1); /* -j: the final counters */
     int found = crash_status(st);
     uint64_t before = st->stats.crashes_at_start;
     if (st->stats.saved_crashes > before) {

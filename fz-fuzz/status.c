@@ -189,7 +189,7 @@ void fz_status_tick(fz_state_t *st)
     ui->last_check_execs = execs;
     ui->last_check_ms = now;
     fz_diag_poll(st);
-    fz_jobs_publish(st); /* -j: counters for the coordinator's screen */
+    fz_jobs_publish(st, 0); /* -j: counters for the coordinator's screen */
     if (st->cfg.max_secs && now - st->stats.start_ms >= st->cfg.max_secs * 1000)
         ui->time_up = 1;
     if (now - ui->last_rate_ms >= 1000) {

@@ -141,25 +141,10 @@ static fz_cmp_hdr_t *cmp_slot(uint32_t site, uint8_t type, uint32_t *entry)
     return h;
 }
 
-/* An integer comparison of info & 0xff bytes (1, 2, 4, 8) with attributes
- * info >> 8 (FZ_CMP_A_*); operands zero-extended from that width. */
-FZ_RT_EXPORT void __fz_cmp_int(uint32_t site, uint64_t v0, uint64_t v1, uint32_t info)
-{
-    uint32_t e;
-    fz_cmp_hdr_t *h = cmp_slot(site, FZ_CMP_INT, &e);
-    if (!h)
-        return;
-    h->size = (uint8_t)info;
-    h->attr = (uint8_t)(info >> 8);
-    fz_cmp_int_t *op = &rt_cmp.log->op[site & (FZ_CMP_SITES - 1)][e].i;
-    op->v0 = v0;
-    op->v1 = v1;
-    op->v0_hi = op->v1_hi = 0;
-}
-
-/* A 16-byte integer comparison, each operand as low and high halves. */
-FZ_RT_EXPORT void __fz_cmp_int128(uint32_t site, uint64_t v0, uint64_t v0_hi, uint64_t v1,
-                                  uint64_t v1_hi, uint32_t info)
+/* Logs one integer pair (16-byte operands as low and high halves; the
+ * high halves are 0 for narrower ones) with info as the hooks take it. */
+static inline void cmp_log_int(uint32_t site, uint64_t v0, uint64_t v0_hi, uint64_t v1,
+                               uint64_t v1_hi, uint32_t info)
 {
     uint32_t e;
     fz_cmp_hdr_t *h = cmp_slot(site, FZ_CMP_INT, &e);
@@ -174,6 +159,20 @@ FZ_RT_EXPORT void __fz_cmp_int128(uint32_t site, uint64_t v0, uint64_t v0_hi, ui
     op->v1_hi = v1_hi;
 }
 
+/* An integer comparison of info & 0xff bytes (1, 2, 4, 8) with attributes
+ * info >> 8 (FZ_CMP_A_*); operands zero-extended from that width. */
+FZ_RT_EXPORT void __fz_cmp_int(uint32_t site, uint64_t v0, uint64_t v1, uint32_t info)
+{
+    cmp_log_int(site, v0, 0, v1, 0, info);
+}
+
+/* A 16-byte integer comparison, each operand as low and high halves. */
+FZ_RT_EXPORT void __fz_cmp_int128(uint32_t site, uint64_t v0, uint64_t v0_hi, uint64_t v1,
+                                  uint64_t v1_hi, uint32_t info)
+{
+    cmp_log_int(site, v0, v0_hi, v1, v1_hi, info);
+}
+
 /* A switch on v (size bytes) with n case values: case i is logged as the
  * pair (v, cases[i]) in slot site + i / FZ_CMP_PAIRS, so one execution of
  * the switch fills the slots the module reserved for it with every case. */
@@ -181,8 +180,8 @@ FZ_RT_EXPORT void __fz_cmp_switch(uint32_t site, uint64_t v, const uint64_t *cas
                                   uint32_t size)
 {
     for (uint32_t i = 0; i < n; i++)
-        __fz_cmp_int(site + i / FZ_CMP_PAIRS, v, cases[i],
-                     size | (FZ_CMP_A_CONST | FZ_CMP_A_SWITCH | FZ_CMP_A_EQ) << 8);
+        cmp_log_int(site + i / FZ_CMP_PAIRS, v, 0, cases[i], 0,
+                    size | (FZ_CMP_A_CONST | FZ_CMP_A_SWITCH | FZ_CMP_A_EQ) << 8);
 }
 
 /* Copies up to FZ_CMP_STR_MAX bytes of an operand the real function may
