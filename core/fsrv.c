@@ -534,7 +534,11 @@ static void bind_cpu(fz_fsrv_t *fs)
 static void split_cpus(fz_fsrv_t *fs)
 {
     cpu_set_t allowed, taken, one;
-    if (fs->cfg.spin == 0 || fs->bound_cpu < 0)
+    /* With batches the two sides take turns (one fills a batch, the other
+     * runs it) and a hand-over is rare: a second CPU would only idle and
+     * move the inputs and the map between caches (1.2M against 1.4M runs/s
+     * on bench/'s persistent harness).  Only FZ_SPIN=1 asks for it then. */
+    if (fs->cfg.spin == 0 || fs->bound_cpu < 0 || (fs->batch && fs->cfg.spin < 0))
         return;
     memcpy(&allowed, fs->saved_cpus, sizeof allowed);
     cpus_taken(&taken);

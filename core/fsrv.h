@@ -148,7 +148,8 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg);
  * A process already restricted to one CPU (taskset) is left alone.
  * In direct mode (a persistent fz target), when a second CPU is free too
  * (cfg.spin 1) or at least SPLIT_FREE_MIN are (cfg.spin -1, the default,
- * which leaves a CPU for the next campaign), the target gets one of them
+ * which leaves a CPU for the next campaign, and only without batches),
+ * the target gets one of them
  * and both sides spin briefly before they sleep: a hand-over then costs no
  * system call at all.  Where the spinning does not pay (runs longer than
  * the spin, a busy CPU), the target is moved back to ours and nobody
