@@ -1245,6 +1245,7 @@ fz_run_result_t fz_fsrv_run_batch(fz_fsrv_t *fs, uint32_t from, uint32_t n, uint
     }
     if (fs->fsrv_pid <= 0)
         return FZ_RUN_ERROR;
+    fs->total_handovers++;
     fz_run_result_t r = run_direct(fs, now_us(), from, n, at);
     fs->last_runs = *at - from + 1;
     fs->total_execs += fs->last_runs;
@@ -1264,6 +1265,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
         return FZ_RUN_ERROR;
     }
     fs->total_execs++;
+    fs->total_handovers++;
     fs->last_runs = 1;
     if (fs->handshake_version < 0)
         return run_blind(fs);

@@ -105,6 +105,7 @@ typedef struct {
     /* Counters since start. */
     uint64_t total_execs;
     uint64_t total_forks; /* new children: execs/forks = persistent reuse */
+    uint64_t total_handovers; /* requests: execs/handovers = runs per batch */
     uint64_t total_crashes;
     uint64_t total_hangs;
 
