@@ -95,6 +95,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -102,6 +103,12 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+/* Triple moved from ADT to TargetParser in LLVM 17. */
+#if LLVM_VERSION_MAJOR >= 17
+#include "llvm/TargetParser/Triple.h"
+#else
+#include "llvm/ADT/Triple.h"
+#endif
 
 #include "fz-config.h"
 #include "plugin/fz-denylist.h"
@@ -322,24 +329,58 @@ static Instruction *fz_load_area(Function &F, GlobalVariable *area)
     return base;
 }
 
+/* The increment of p[k] on x86: two read-modify-write instructions on the
+ * counter in memory, the GCC plugin's asm statement.  Said in IR (below)
+ * the x86 back end makes four of it, load, add $1, adc $0, store: it folds
+ * a load, an operation and a store into one instruction only when nothing
+ * else uses the operation's result, and here the adc uses the add's carry.
+ * The asm writes only p[k] (an indirect memory output) and the flags; it is
+ * not volatile, and since it writes memory nothing removes it. */
+static void fz_count_asm(IRBuilder<> &B, Value *p)
+{
+    Type *i8 = B.getInt8Ty();
+    FunctionType *ty = FunctionType::get(B.getVoidTy(), {p->getType(), p->getType()}, false);
+    InlineAsm *incr = InlineAsm::get(ty, "addb $$1, $0\n\tadcb $$0, $0",
+                                     "=*m,*m,~{cc},~{dirflag},~{fpsr},~{flags}",
+                                     /*hasSideEffects=*/false);
+    CallInst *call = B.CreateCall(ty, incr, {p, p});
+    call->setDoesNotThrow();
+#if LLVM_VERSION_MAJOR >= 14
+    /* The type of each indirect operand, which LLVM 14 requires. */
+    for (unsigned i = 0; i < 2; i++)
+        call->addParamAttr(i, Attribute::get(B.getContext(), Attribute::ElementType, i8));
+#endif
+    fz_nosanitize(call);
+}
+
+/* The increment of p[k] in IR, for other targets:
+ *     c = p[k]; c = c + 1; c = c + (c == 0); p[k] = c
+ * 255 + 1 wraps to 0; adding the carry back makes it 1, so an edge that
+ * ran a multiple of 256 times never looks unvisited. */
+static void fz_count_ir(IRBuilder<> &B, Value *p)
+{
+    Type *i8 = B.getInt8Ty();
+    LoadInst *c = B.CreateLoad(i8, p);
+    fz_nosanitize(c);
+    Value *inc = B.CreateAdd(c, B.getInt8(1));
+    Value *carry = B.CreateZExt(B.CreateICmpEQ(inc, B.getInt8(0)), i8);
+    StoreInst *st = B.CreateStore(B.CreateAdd(inc, carry), p);
+    fz_nosanitize(st);
+}
+
 /* Inserts the NeverZero increment of base[slot] at the block's first
  * insertion point (in the entry block: right after the load of base). */
-static void fz_count_block(BasicBlock &BB, Instruction *base, uint64_t slot)
+static void fz_count_block(BasicBlock &BB, Instruction *base, uint64_t slot, bool x86)
 {
     BasicBlock::iterator ip = BB.getFirstInsertionPt();
     if (base->getParent() == &BB)
         ip = std::next(base->getIterator());
     IRBuilder<> B(&*ip);
-    Type *i8 = B.getInt8Ty();
-    Value *p = B.CreateConstInBoundsGEP1_64(i8, base, slot);
-    LoadInst *c = B.CreateLoad(i8, p);
-    fz_nosanitize(c);
-    Value *inc = B.CreateAdd(c, B.getInt8(1));
-    /* 255 + 1 wraps to 0; adding the carry back makes it 1, so an edge that
-     * ran a multiple of 256 times never looks unvisited. */
-    Value *carry = B.CreateZExt(B.CreateICmpEQ(inc, B.getInt8(0)), i8);
-    StoreInst *st = B.CreateStore(B.CreateAdd(inc, carry), p);
-    fz_nosanitize(st);
+    Value *p = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), base, slot);
+    if (x86)
+        fz_count_asm(B, p);
+    else
+        fz_count_ir(B, p);
 }
 
 /* A block with two or more distinct successors: it could have gone
@@ -468,8 +509,9 @@ static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64
     if (chosen.empty())
         return 0;
     Instruction *base = fz_load_area(F, area);
+    bool x86 = Triple(F.getParent()->getTargetTriple()).isX86();
     for (BasicBlock *BB : chosen)
-        fz_count_block(*BB, base, next++);
+        fz_count_block(*BB, base, next++, x86);
     return chosen.size();
 }
 
