@@ -85,6 +85,7 @@
 #include <string>
 #include <vector>
 
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Config/llvm-config.h"
@@ -423,16 +424,21 @@ static bool fz_block_needs_counter(const BasicBlock &BB)
 typedef SmallPtrSet<const BasicBlock *, 32> fz_block_set;
 
 /* Pruning, part (a): BB is not the entry, has successors, and dominates
- * each of them, all counted.  A run through BB goes on into one of them,
- * and none of them runs without BB having run first, so BB ran exactly
- * when one of their counters is set. */
+ * each of them, each counted or itself dropped by this rule.  A run
+ * through BB goes on into one of them, and none of them runs without BB
+ * having run first, so BB ran exactly when one of them ran; a successor
+ * dropped by this rule ran exactly when one of its own successors ran,
+ * which BB dominates too (dominance is transitive), and so on down to
+ * counted blocks.  No cycle of dropped blocks can form: two blocks cannot
+ * dominate each other. */
 static bool fz_implied_by_successors(const BasicBlock &BB, const DominatorTree &DT,
-                                     const fz_block_set &counted)
+                                     const fz_block_set &counted, const fz_block_set &dropped_a)
 {
     if (BB.isEntryBlock() || succ_empty(&BB))
         return false;
     for (const BasicBlock *succ : successors(&BB))
-        if (succ == &BB || !counted.count(succ) || !DT.dominates(&BB, succ))
+        if (succ == &BB || !(counted.count(succ) || dropped_a.count(succ)) ||
+            !DT.dominates(&BB, succ))
             return false;
     return true;
 }
@@ -455,31 +461,43 @@ static bool fz_implied_by_predecessors(const BasicBlock &BB, const PostDominator
 /* Pruning (the GCC plugin's prune_counters): takes counters off the blocks
  * in counted whose run the counters of their neighbours already tell.  A
  * block whose counter another block's absence relies on is pinned and
- * keeps it, so every dropped block is implied by blocks that stay counted:
- * the predecessors of a redundant block, and the neighbours a pruned block
- * was dropped for. */
+ * keeps it, so every dropped block is implied by blocks that stay counted
+ * (or, under rule (a), by blocks dropped by rule (a) that are): the
+ * predecessors of a redundant block, and the neighbours a pruned block was
+ * dropped for.  Rule (a) goes first, over the dominator tree in post-order,
+ * so a block is decided after every block it dominates (its successors
+ * among them): chains of blocks each implied by the next (a loop body
+ * testing several exits in turn) then keep only the counters at their
+ * ends.  Rule (b) then goes in function order.  Blocks unreachable from
+ * the entry are not in the dominator tree and keep their counters (they
+ * never run). */
 static void fz_prune(Function &F, fz_block_set &counted)
 {
-    fz_block_set pinned;
+    fz_block_set pinned, dropped_a;
     for (const BasicBlock &BB : F)
         if (fz_is_redundant(BB))
             pinned.insert(pred_begin(&BB), pred_end(&BB));
 
     DominatorTree DT(F);
+    for (const DomTreeNode *node : post_order(DT.getRootNode())) {
+        const BasicBlock *BB = node->getBlock();
+        if (!counted.count(BB) || pinned.count(BB) ||
+            !fz_implied_by_successors(*BB, DT, counted, dropped_a))
+            continue;
+        counted.erase(BB);
+        dropped_a.insert(BB);
+        for (const BasicBlock *succ : successors(BB))
+            if (counted.count(succ))
+                pinned.insert(succ);
+    }
+
     PostDominatorTree PDT(F);
     for (const BasicBlock &BB : F) {
-        /* An unreachable block never runs; the dominator tree says little
-         * about it, so leave it as it is. */
-        if (!counted.count(&BB) || pinned.count(&BB) || !DT.isReachableFromEntry(&BB))
+        if (!counted.count(&BB) || pinned.count(&BB) || !DT.isReachableFromEntry(&BB) ||
+            !fz_implied_by_predecessors(BB, PDT, counted))
             continue;
-        if (fz_implied_by_successors(BB, DT, counted)) {
-            pinned.insert(succ_begin(&BB), succ_end(&BB));
-        } else if (fz_implied_by_predecessors(BB, PDT, counted)) {
-            pinned.insert(pred_begin(&BB), pred_end(&BB));
-        } else {
-            continue;
-        }
         counted.erase(&BB);
+        pinned.insert(pred_begin(&BB), pred_end(&BB));
     }
 }
 
