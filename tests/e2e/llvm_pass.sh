@@ -1,7 +1,7 @@
 #!/bin/bash
 # llvm_pass.sh - what the Clang/LLVM pass emits, checked on the IR and on
 # running programs: the module ABI of docs/internals.md at -O0..-O3, no call
-# per edge (on x86 the addb/adcb increment in the IR and the assembly),
+# per edge (on x86 the cmpb/sbbb increment in the IR and the assembly),
 # counters invisible to ASan, the deny-list, a binary linked
 # without the runtime, and afl-showmap reading a fz-clang binary.
 # Clang only: lib.sh's fzcc is then fz-clang.
@@ -44,29 +44,29 @@ for O in -O0 -O1 -O2 -O3; do
     grep -q 'icmp ne .*@__fz_register, .*null' "$ll" ||
         fail "$O: the constructor does not test the weak symbol"
     # The map pointer loaded once per instrumented function, one !nosanitize
-    # increment per slot (on x86 the asm addb $1 / adcb $0 on the counter in
-    # memory, elsewhere a load and a store), and no call other than the
+    # increment per slot (on x86 the asm cmpb $-1 / sbbb $-2 on the counter
+    # in memory, elsewhere a load and a store), and no call other than the
     # constructor's.
     fns=$(grep -c '^define ' "$ll")
     loads=$(grep -c 'load i8\*, i8\*\* @__fz_area, align 8, !nosanitize' "$ll")
     [ "$loads" -ge 1 ] && [ "$loads" -lt "$fns" ] ||
         fail "$O: $loads loads of __fz_area for $fns functions (one per instrumented function)"
     if [ "$x86" = 1 ]; then
-        incs=$(grep -c 'call void asm "addb $$1, $0\\0A\\09adcb $$0, $0", "=\*m,\*m,~{cc}.*!nosanitize' "$ll")
+        incs=$(grep -c 'call void asm "cmpb $$-1, $1\\0A\\09sbbb $$-2, $0", "=\*m,\*m,~{cc}.*!nosanitize' "$ll")
     else
         incs=$(grep -c 'store i8 .*!nosanitize' "$ll")
     fi
     [ "$incs" = "$n" ] || fail "$O: $incs counter increments for $n slots"
     clang $O -S -emit-llvm "$T/t.c" -o "$T/plain$O.ll"
-    [ "$(grep -v 'call void asm "addb' "$ll" | grep -c ' call ')" = "$(($(grep -c ' call ' "$T/plain$O.ll") + 1))" ] ||
+    [ "$(grep -v 'call void asm "cmpb' "$ll" | grep -c ' call ')" = "$(($(grep -c ' call ' "$T/plain$O.ll") + 1))" ] ||
         fail "$O: the pass added calls besides the constructor's"
-    # On x86 each increment stays two read-modify-write instructions on the
-    # counter in memory down to the assembly (code generation may duplicate
-    # a block, never drop one).
+    # On x86 each increment stays those two instructions on the counter in
+    # memory down to the assembly (code generation may duplicate a block,
+    # never drop one).
     if [ "$x86" = 1 ]; then
         FZ_QUIET=1 clang $O -fpass-plugin="$so" -S "$T/t.c" -o "$T/t$O.s" || fail "clang $O -S with the pass failed"
-        inc=$(grep -A1 -E '^\saddb\s\$1, [0-9]*\(%[a-z0-9]+\)$' "$T/t$O.s" | grep -cE '^\sadcb\s\$0, [0-9]*\(%[a-z0-9]+\)$')
-        [ "$inc" -ge "$n" ] || fail "$O: $inc addb/adcb increments in the assembly for $n slots"
+        inc=$(grep -A1 -E '^\scmpb\s\$-1, [0-9]*\(%[a-z0-9]+\)$' "$T/t$O.s" | grep -cE '^\ssbbb\s\$-2, [0-9]*\(%[a-z0-9]+\)$')
+        [ "$inc" -ge "$n" ] || fail "$O: $inc cmpb/sbbb increments in the assembly for $n slots"
     fi
     ok "$O: $n slots, ABI as in docs/internals.md"
 done
