@@ -477,7 +477,7 @@ tree counter_type(fz_state *st)
  * addb $1 then adcb $0 on p[k], as many instructions but two chained
  * read-modify-writes: a loop that bumps the same counter every iteration
  * then waits on two store-to-load forwardings per round
- * (bench/overhead_work.c: 1.24x plain time with it, 1.09x with this).  The asm
+ * (bench/overhead_work.c: 1.23x plain time with it, 1.08x with this).  The asm
  * writes only p[k] and the flags, and only through the counters' own
  * alias set, so it costs the code around it nothing more than the plain
  * form; it is not volatile: nothing but p[k] depends on it, and p[k] is

@@ -21,25 +21,32 @@
  *  Pruning (the GCC plugin's rule 2a; off when FZ_NO_PRUNE is set to
  *  anything but "" or "0" at compile time).  Of the blocks picked so far,
  *  and not denied, a block then loses its counter when (a) it is not the
- *  entry, has successors, and dominates each of them, all counted, or
- *  (b) it has two or more distinct predecessors, all counted, and
- *  post-dominates each of them; either way it ran exactly when one of
- *  those counters is set.  The blocks it relies on, and the predecessors of
- *  every redundant block, are pinned and keep their counters, so a dropped
- *  block is always read off counters that exist.  Blocks are tried in
- *  function order.  Dominator and post-dominator trees are built here,
- *  after the edge splitting.
+ *  entry, has successors, and dominates each of them, each counted or
+ *  dropped by (a), or (b) it has two or more distinct predecessors, all
+ *  counted, and post-dominates each of them; either way it ran exactly
+ *  when one of those blocks ran.  The blocks it relies on, and the
+ *  predecessors of every redundant block, are pinned and keep their
+ *  counters, so a dropped block is always read off counters that exist
+ *  (through a chain of blocks dropped by (a), each dominating the next).
+ *  Rule (a) goes first, over the dominator tree in post-order (a block
+ *  after all the blocks it dominates), then (b) in function order.
+ *  Dominator and post-dominator trees are built here, after the edge
+ *  splitting.
  *
  *  Counters.  Per module with N > 0 slots, two globals with internal linkage:
  *  "__fz_local_counters" ([N x i8], zero) and "__fz_area" (i8*, initialised
  *  to the first).  Each instrumented function loads the map pointer once,
  *  a = load __fz_area, in its entry block (see fz_load_area for why that is
  *  safe), and slot k of a block is incremented at the block's first
- *  insertion point with
+ *  insertion point with the NeverZero rule, so a count that wraps lands on
+ *  1, not 0: on x86 (the module's target triple) with the GCC plugin's asm
+ *  statement
+ *      cmpb $-1, a[k]; sbbb $-2, a[k]          (c + 2 - (c < 255))
+ *  (an inline asm call whose only memory is its operand), elsewhere with
  *      c = load a[k]; c = c + 1; c = c + (c == 0); store c, a[k]
- *  the NeverZero rule, so a count that wraps lands on 1, not 0.  The loads
- *  and the store carry !nosanitize so that ASan and friends, which run after
- *  this pass, do not instrument the instrumentation.  No call per edge.
+ *  The loads, stores and asm calls carry !nosanitize so that ASan and
+ *  friends, which run after this pass, do not instrument the
+ *  instrumentation.  No call per edge.
  *
  *  Registration.  An internal constructor of priority
  *  FZ_CTOR_PRIORITY_REGISTER calls __fz_register(&__fz_area, N) through an
@@ -341,7 +348,7 @@ static Instruction *fz_load_area(Function &F, GlobalVariable *area)
  * adcb $0 on the counter (two read-modify-writes), executes as many
  * instructions but chains two store-to-load forwardings per increment: a
  * loop that bumps the same counter every iteration then waits on them
- * (1.65x plain time on a byte loop, against 1.02x for this form and for
+ * (1.68x plain time on a byte loop, against 1.02x for this form and for
  * the IR).  The asm writes only p[k] (an indirect memory output) and the
  * flags; it is not volatile, and since it writes memory nothing removes
  * it.  Sanitizers do not look into asm operands, and !nosanitize keeps
