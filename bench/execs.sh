@@ -14,7 +14,7 @@
 # BENCH_SECONDS, default 10, from the same seeds; the rate is the runs it
 # made over the wall time, start-up, calibration and every stage included:
 # what a user gets) and as a fixed count of runs (-E / -runs=; 20,000 in
-# forkserver mode, 500,000 otherwise: BENCH_FORK_EXECS, BENCH_PERSIST_EXECS),
+# forkserver mode, 2,000,000 otherwise: BENCH_FORK_EXECS, BENCH_PERSIST_EXECS),
 # timed from outside with a nanosecond clock.  The two fuzzers of a row run
 # back to back, BENCH_REPEAT times (default 3); the ratio printed is the
 # median of the repetitions' ratios, with each of them listed, since this
@@ -23,7 +23,9 @@
 # Also printed: the raw fork()+waitpid() rate (bench/forkrate.c, the
 # ceiling for forkserver mode) and the fraction of it each forkserver
 # figure reaches; fz-fuzz in persistent mode with AFL++'s SIGSTOP protocol
-# (FZ_NO_DIRECT=1), to show what the direct loop is worth; and, when clang
+# (FZ_NO_DIRECT=1) and with one input per hand-over (FZ_NO_BATCH=1), to
+# show what the direct loop and its batches (docs/persistent-mode.md) are
+# worth; and, when clang
 # support and afl-clang-fast exist, the forkserver and persistent rows with
 # each fuzzer on its own compiler's build (fixed count).
 #
@@ -40,7 +42,7 @@ root=$PWD
 secs=${BENCH_SECONDS:-10}
 repeat=${BENCH_REPEAT:-3}
 fork_execs=${BENCH_FORK_EXECS:-20000}
-persist_execs=${BENCH_PERSIST_EXECS:-500000}
+persist_execs=${BENCH_PERSIST_EXECS:-2000000}
 w=$(mktemp -d "${TMPDIR:-/tmp}/fz-bench-execs.XXXXXX")
 trap 'rm -rf "$w"' EXIT
 gcc -O2 bench/forkrate.c -o "$w/forkrate" || exit 1
@@ -183,6 +185,8 @@ if [ $have_afl = 1 ]; then
 fi
 classic=$(FZ_NO_DIRECT=1 run_aflish "$fz" fz-classic persistent ./persistent)
 echo "persistent: fz-fuzz with AFL++'s SIGSTOP protocol (FZ_NO_DIRECT=1) $classic /s ($persist_execs runs)"
+single=$(FZ_NO_BATCH=1 run_aflish "$fz" fz-single persistent ./persistent)
+echo "persistent: fz-fuzz direct, one input per hand-over (FZ_NO_BATCH=1) $single /s ($persist_execs runs)"
 
 # The libFuzzer row: the same harness source, libFuzzer in-process against
 # fz-fuzz driving fz's -fsanitize=fuzzer build.
