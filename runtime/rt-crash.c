@@ -21,10 +21,12 @@
  * its report is current (source file, line, column, kind).  Those give
  * the site instead, kept until the abort that follows.
  *
- * Async-signal safety: the handler calls getpid, raise, sigaction,
- * backtrace (whose one unsafe step, loading the unwinder, is done once at
- * install time, before any fork) and _dl_find_object (glibc >= 2.35,
- * documented async-signal-safe).  Nothing here allocates.
+ * Async-signal safety: the handler calls getpid, raise, sigaction and
+ * _dl_find_object (glibc >= 2.35, documented async-signal-safe), and walks
+ * the frames itself on x86-64 (below, "The runtime's own unwinder");
+ * elsewhere it calls backtrace, whose one unsafe step, loading the
+ * unwinder, is then done once at install time, before any fork.  Nothing
+ * here allocates.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
