@@ -16,7 +16,7 @@
 # BENCH_SECONDS, default 10, from the same seeds; the rate is the runs it
 # made over the wall time, start-up, calibration and every stage included:
 # what a user gets) and as a fixed count of runs (-E / -runs=; 20,000 in
-# forkserver mode, 500,000 otherwise: BENCH_FORK_EXECS, BENCH_PERSIST_EXECS),
+# forkserver mode, 2,000,000 otherwise: BENCH_FORK_EXECS, BENCH_PERSIST_EXECS),
 # timed from outside with a nanosecond clock.  The two fuzzers of a row run
 # back to back, BENCH_REPEAT times (default 3); the ratio printed is the
 # median of the repetitions' ratios, with each of them listed, since this
@@ -25,12 +25,14 @@
 # Also printed: the raw fork()+waitpid() rate (bench/forkrate.c, the
 # ceiling for forkserver mode) and the fraction of it each forkserver
 # figure reaches; fz-fuzz in persistent mode with AFL++'s SIGSTOP protocol
-# (FZ_NO_DIRECT=1), to show what the direct loop is worth; and the
-# forkserver rows with each fuzzer on its own compiler's build, where each
-# runtime's cost per run counts: fz-cc against afl-gcc-fast (a campaign;
-# Debian's afl-gcc-fast may refuse its GCC, and the row then says why), and,
-# when clang support and afl-clang-fast exist, fz-clang against
-# afl-clang-fast (a campaign and a fixed count; the persistent row too).
+# (FZ_NO_DIRECT=1) and with one input per hand-over (FZ_NO_BATCH=1), to
+# show what the direct loop and its batches (docs/persistent-mode.md) are
+# worth; and the forkserver rows with each fuzzer on its own compiler's
+# build, where each runtime's cost per run counts: fz-cc against
+# afl-gcc-fast (a campaign; Debian's afl-gcc-fast may refuse its GCC, and
+# the row then says why), and, when clang support and afl-clang-fast exist,
+# fz-clang against afl-clang-fast (a campaign and a fixed count; the
+# persistent row too).
 #
 # Both fuzzers bind themselves and the target to a free CPU (their default).
 # In direct mode fz-fuzz can give the target a second free CPU, where both
@@ -45,7 +47,7 @@ root=$PWD
 secs=${BENCH_SECONDS:-10}
 repeat=${BENCH_REPEAT:-3}
 fork_execs=${BENCH_FORK_EXECS:-20000}
-persist_execs=${BENCH_PERSIST_EXECS:-500000}
+persist_execs=${BENCH_PERSIST_EXECS:-2000000}
 w=$(mktemp -d "${TMPDIR:-/tmp}/fz-bench-execs.XXXXXX")
 trap 'rm -rf "$w"' EXIT
 gcc -O2 bench/forkrate.c -o "$w/forkrate" || exit 1
@@ -188,6 +190,8 @@ if [ $have_afl = 1 ]; then
 fi
 classic=$(FZ_NO_DIRECT=1 run_aflish "$fz" fz-classic persistent ./persistent)
 echo "persistent: fz-fuzz with AFL++'s SIGSTOP protocol (FZ_NO_DIRECT=1) $classic /s ($persist_execs runs)"
+single=$(FZ_NO_BATCH=1 run_aflish "$fz" fz-single persistent ./persistent)
+echo "persistent: fz-fuzz direct, one input per hand-over (FZ_NO_BATCH=1) $single /s ($persist_execs runs)"
 
 # The libFuzzer row: the same harness source, libFuzzer in-process against
 # fz-fuzz driving fz's -fsanitize=fuzzer build.

@@ -8,17 +8,11 @@
 
 #include <string.h>
 
-/* Bucket bit per raw count: coarse on purpose, so a loop running 40 or 41
- * times is the same behaviour, but 1, 2, 3 and 4+ are distinct. */
-static const uint8_t bucket_of[256] = {
-    [0] = 0,          [1] = 1,           [2] = 2,
-    [3] = 4,          [4 ... 7] = 8,     [8 ... 15] = 16,
-    [16 ... 31] = 32, [32 ... 127] = 64, [128 ... 255] = 128,
-};
+#include "fz-buckets.h"
 
 uint8_t fz_cov_bucket(uint8_t count)
 {
-    return bucket_of[count];
+    return fz_bucket_of[count];
 }
 
 /* Word loads through memcpy keep the code free of aliasing trouble; the
@@ -41,7 +35,7 @@ void fz_cov_classify(uint8_t *map, size_t size)
         if (!load64(map + i))
             continue;
         for (size_t j = i; j < i + 8; j++)
-            map[j] = bucket_of[map[j]];
+            map[j] = fz_bucket_of[map[j]];
     }
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/coverage.h"
+#include "fz-config.h"
 
 static fz_virgin_kind_t kind_of(fz_run_result_t r)
 {
@@ -23,7 +24,10 @@ static uint64_t blind_key(const fz_exec_rec_t *rec)
 int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, size_t errlen)
 {
     memset(x, 0, sizeof(*x));
-    if (fz_fsrv_start(&x->fs, cfg, err, errlen) != 0)
+    fz_fsrv_cfg_t c = *cfg;
+    /* Batches need our queue virgin map in the target's reach. */
+    c.batch = (flags & FZ_EXEC_VIRGIN) && !(flags & FZ_EXEC_RAW);
+    if (fz_fsrv_start(&x->fs, &c, err, errlen) != 0)
         return -1;
     x->map_size = x->fs.map_size;
     x->timeout_ms = x->fs.cfg.timeout_ms;
@@ -32,6 +36,12 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
     if (!(flags & FZ_EXEC_VIRGIN) || x->raw)
         return 0;
     for (int k = 0; k < FZ_VIRGIN_KINDS; k++) {
+        if (k == FZ_VIRGIN_QUEUE && x->fs.batch) {
+            /* The target judges batch runs against this one: shared. */
+            x->virgin[k] = x->fs.shm.virgin;
+            fz_cov_virgin_init(x->virgin[k], x->map_size);
+            continue;
+        }
         /* Coverage functions read 64-bit words: keep maps 8-byte aligned. */
         void *p = NULL;
         if (posix_memalign(&p, 64, x->map_size ? x->map_size : 64) != 0) {
@@ -47,11 +57,17 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
 
 void fz_exec_stop(fz_exec_t *x)
 {
-    fz_fsrv_stop(&x->fs);
     for (int k = 0; k < FZ_VIRGIN_KINDS; k++) {
-        free(x->virgin[k]);
+        if (x->virgin[k] != x->fs.shm.virgin)
+            free(x->virgin[k]);
         x->virgin[k] = NULL;
     }
+    if (x->batch_own)
+        free(x->batch);
+    x->batch = NULL;
+    x->batch_own = 0;
+    x->batch_n = x->batch_used = 0;
+    fz_fsrv_stop(&x->fs);
 }
 
 void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms)
@@ -59,12 +75,10 @@ void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms)
     x->timeout_ms = timeout_ms ? timeout_ms : x->fs.cfg.timeout_ms;
 }
 
-fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32_t timeout_ms,
-                            fz_exec_rec_t *rec)
+/* Turns the last run's outcome (fs.last_*, the raw map) into rec, whose
+ * result and timeout are set: classifies the map and judges it. */
+static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
 {
-    memset(rec, 0, sizeof(*rec));
-    rec->timeout_ms = timeout_ms ? timeout_ms : x->timeout_ms;
-    rec->result = fz_fsrv_run(&x->fs, buf, len, rec->timeout_ms);
     rec->exec_us = x->fs.last_exec_us;
     rec->map_size = x->map_size;
     if (rec->result == FZ_RUN_ERROR) {
@@ -87,6 +101,74 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
     if (x->virgin[k])
         rec->new_bits = fz_cov_has_new_bits(x->virgin[k], rec->map, x->map_size);
     return rec->result;
+}
+
+fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32_t timeout_ms,
+                            fz_exec_rec_t *rec)
+{
+    memset(rec, 0, sizeof(*rec));
+    rec->timeout_ms = timeout_ms ? timeout_ms : x->timeout_ms;
+    rec->result = fz_fsrv_run(&x->fs, buf, len, rec->timeout_ms);
+    return finish(x, rec);
+}
+
+int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
+{
+    if (!x->batch) {
+        if (x->fs.batch) {
+            x->batch = x->fs.shm.batch;
+        } else {
+            x->batch = malloc(sizeof(fz_batch_t));
+            if (!x->batch)
+                return -1;
+            x->batch_own = 1;
+        }
+    }
+    if (len > FZ_MAX_INPUT)
+        len = FZ_MAX_INPUT;
+    if (x->batch_n >= FZ_BATCH_MAX || len > FZ_BATCH_DATA - x->batch_used)
+        return -1;
+    x->batch->off[x->batch_n] = x->batch_used;
+    x->batch->len[x->batch_n] = len;
+    if (len)
+        memcpy(x->batch->data + x->batch_used, buf, len);
+    /* 8-byte aligned starts keep the target's copy fast. */
+    x->batch_used += (len + 7u) & ~7u;
+    if (x->batch_used > FZ_BATCH_DATA)
+        x->batch_used = FZ_BATCH_DATA;
+    x->batch_n++;
+    return 0;
+}
+
+const uint8_t *fz_exec_batch_input(const fz_exec_t *x, uint32_t i, uint32_t *len)
+{
+    *len = x->batch->len[i];
+    return x->batch->data + x->batch->off[i];
+}
+
+void fz_exec_batch_clear(fz_exec_t *x)
+{
+    x->batch_n = x->batch_used = 0;
+}
+
+fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_exec_rec_t *rec,
+                                  uint32_t *at)
+{
+    if (!x->fs.batch) {
+        /* One at a time, stopping where the target would have. */
+        for (uint32_t i = from; i < from + n; i++) {
+            uint32_t len;
+            const uint8_t *buf = fz_exec_batch_input(x, i, &len);
+            *at = i;
+            if (fz_exec_run(x, buf, len, 0, rec) != FZ_RUN_OK || rec->new_bits)
+                break;
+        }
+        return rec->result;
+    }
+    memset(rec, 0, sizeof(*rec));
+    rec->timeout_ms = x->timeout_ms;
+    rec->result = fz_fsrv_run_batch(&x->fs, from, n, rec->timeout_ms, at);
+    return finish(x, rec);
 }
 
 int fz_exec_commit(fz_exec_t *x, const fz_exec_rec_t *rec, uint8_t *mask)

@@ -57,6 +57,9 @@ typedef struct {
     int cmplog;             /* offer the comparison log (core/cmplog.h) whose SysV id
                                is cmplog_shm_id; 0: the target is not told of one */
     int cmplog_shm_id;
+    int batch;              /* offer batches (fz_fsrv_run_batch) to a persistent fz
+                               target with shared-memory input; FZ_NO_BATCH=1 clears
+                               it after the caller set it (fz_fsrv_start reads it) */
 } fz_fsrv_cfg_t;
 
 /* Where a crashing run died (include/fz-protocol.h, "Crash sites"), as the
@@ -85,6 +88,8 @@ typedef struct {
     uint32_t spin;         /* direct mode: polls before sleeping on an answer (0: none) */
     int cmplog;            /* the handshake said the target fills the comparison log
                               (FZ_FS_NEW_OPT_FZ_CMPLOG, include/fz-cmplog.h) */
+    int batch;             /* batches negotiated: fz_fsrv_run_batch hands the target
+                              many inputs at once (shm.batch, shm.virgin) */
 
     /* Last run. */
     int last_status;       /* waitpid() status */
@@ -94,11 +99,13 @@ typedef struct {
     int broke_signal;      /* FZ_RUN_ERROR: the signal that killed the forkserver
                               while it ran an input (the input did it), else 0 */
     uint32_t run_timeout_ms; /* the timeout the last run had */
+    uint32_t last_runs;    /* runs the last call made (a batch: up to its stop) */
     fz_site_t last_site;   /* a crash's site (hash 0 for other results) */
 
     /* Counters since start. */
     uint64_t total_execs;
     uint64_t total_forks; /* new children: execs/forks = persistent reuse */
+    uint64_t total_handovers; /* requests: execs/handovers = runs per batch */
     uint64_t total_crashes;
     uint64_t total_hangs;
 
@@ -142,7 +149,8 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg);
  * A process already restricted to one CPU (taskset) is left alone.
  * In direct mode (a persistent fz target), when a second CPU is free too
  * (cfg.spin 1) or at least SPLIT_FREE_MIN are (cfg.spin -1, the default,
- * which leaves a CPU for the next campaign), the target gets one of them
+ * which leaves a CPU for the next campaign, and only without batches),
+ * the target gets one of them
  * and both sides spin briefly before they sleep: a hand-over then costs no
  * system call at all.  Where the spinning does not pay (runs longer than
  * the spin, a busy CPU), the target is moved back to ours and nobody
@@ -158,6 +166,18 @@ int fz_fsrv_start(fz_fsrv_t *fs, const fz_fsrv_cfg_t *cfg, char *err, size_t err
  * fs->errmsg.  Programs call it through core/exec.h, which owns the
  * timeout in force and turns the outcome into a record. */
 fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint32_t timeout_ms);
+
+/* Batches (include/fz-protocol.h, "Batches"; fs->batch set): runs inputs
+ * from .. from + n - 1 of fs->shm.batch in order and stops after the first
+ * run that is not a plain run with nothing new for fs->shm.virgin: a
+ * crash, a hang (timeout_ms per run), an exit in the loop, a new bucket;
+ * or after the last one, or where the target's __AFL_LOOP count ends.
+ * Returns that run's result, its index in *at and its raw map in
+ * fs->trace_bits; fs->last_* describe it, fs->last_runs = *at - from + 1
+ * (every run before *at exited normally and found nothing new).
+ * fs->last_exec_us is the mean time of those runs. */
+fz_run_result_t fz_fsrv_run_batch(fz_fsrv_t *fs, uint32_t from, uint32_t n, uint32_t timeout_ms,
+                                  uint32_t *at);
 
 /* Kills the forkserver, any child and every process they left in the
  * target's session (forking targets), removes the input file, detaches the

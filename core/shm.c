@@ -41,6 +41,7 @@ int fz_shm_create(fz_shm_t *shm, int with_fuzz, char *err, size_t errlen)
 {
     memset(shm, 0, sizeof *shm);
     shm->map_id = shm->fuzz_id = shm->diag_id = shm->ctl_id = -1;
+    shm->batch_id = shm->virgin_id = -1;
     if (make_segment(FZ_MAP_SIZE_MAX, &shm->map_id, &shm->map, err, errlen))
         return -1;
     shm->map_alloc = FZ_MAP_SIZE_MAX;
@@ -70,8 +71,32 @@ int fz_shm_add_fuzz(fz_shm_t *shm, char *err, size_t errlen)
     return make_segment(FZ_MAX_INPUT + FZ_SHM_FUZZ_HDR, &shm->fuzz_id, &shm->fuzz, err, errlen);
 }
 
+int fz_shm_add_batch(fz_shm_t *shm, char *err, size_t errlen)
+{
+    if (shm->batch)
+        return 0;
+    uint8_t *b;
+    if (make_segment(sizeof(fz_batch_t), &shm->batch_id, &b, err, errlen))
+        return -1;
+    shm->batch = (fz_batch_t *)b;
+    if (make_segment(FZ_MAP_SIZE_MAX, &shm->virgin_id, &shm->virgin, err, errlen)) {
+        shmdt(shm->batch);
+        shm->batch = NULL;
+        shm->batch_id = -1;
+        return -1;
+    }
+    return 0;
+}
+
 void fz_shm_destroy(fz_shm_t *shm)
 {
+    if (shm->batch)
+        shmdt(shm->batch);
+    if (shm->virgin)
+        shmdt(shm->virgin);
+    shm->batch = NULL;
+    shm->virgin = NULL;
+    shm->batch_id = shm->virgin_id = -1;
     if (shm->map)
         shmdt(shm->map);
     if (shm->fuzz)

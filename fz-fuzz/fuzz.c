@@ -207,14 +207,43 @@ static fz_run_result_t rerun_logged_crash(fz_state_t *st, const uint8_t *buf, ui
     return FZ_RUN_CRASH;
 }
 
-/* The one place a candidate is run and judged.  With log set the
- * comparison log is on for exactly this run (not for the minimization and
+/* What a run's record means for the campaign: a crash or a hang goes to
+ * triage, an exit with something new becomes an entry.  Returns non-zero
+ * when the queue grew.  Every run that is not a plain exit with nothing
+ * new comes through here (a batch's others need nothing). */
+static int judge(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
+                 const fz_exec_rec_t *rec)
+{
+    int grew = 0;
+    switch (rec->result) {
+    case FZ_RUN_ERROR:
+        target_broke(st, buf, len, o);
+    case FZ_RUN_CRASH:
+        fz_triage_crash(st, buf, len, rec, o);
+        break;
+    case FZ_RUN_HANG:
+        fz_triage_hang(st, buf, len, rec, o);
+        break;
+    case FZ_RUN_OK:
+        if (rec->exec_us > st->stats.slowest_exec_us)
+            st->stats.slowest_exec_us = rec->exec_us;
+        if (!rec->new_bits)
+            break;
+        add_entry(st, buf, len, fz_exec_commit(&st->exec, rec, NULL), o);
+        grew = 1;
+        break;
+    }
+    fz_status_tick(st);
+    return grew;
+}
+
+/* The one place a single candidate is run.  With log set the comparison
+ * log is on for exactly this run (not for the minimization and
  * calibration of what it finds), so it still holds this run afterwards. */
 static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o, int log)
 {
     fz_exec_t *x = &st->exec;
     fz_exec_rec_t rec;
-    int grew = 0;
     log = log && st->i2s.shm.log; /* no log (feedback off): a plain run */
     if (log)
         fz_cmplog_begin(&st->i2s.shm);
@@ -227,29 +256,57 @@ static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_or
          * run of the input shows: judge a plain run of it instead.  Its
          * log stays (plain runs do not touch it). */
         if (res == FZ_RUN_CRASH)
-            res = rerun_logged_crash(st, buf, len, &rec, &logged_map);
+            rerun_logged_crash(st, buf, len, &rec, &logged_map);
     }
-    switch (res) {
-    case FZ_RUN_ERROR:
-        target_broke(st, buf, len, o);
-    case FZ_RUN_CRASH:
-        fz_triage_crash(st, buf, len, &rec, o);
-        break;
-    case FZ_RUN_HANG:
-        fz_triage_hang(st, buf, len, &rec, o);
-        break;
-    case FZ_RUN_OK:
-        if (rec.exec_us > st->stats.slowest_exec_us)
-            st->stats.slowest_exec_us = rec.exec_us;
-        if (!rec.new_bits)
-            break;
-        add_entry(st, buf, len, fz_exec_commit(x, &rec, NULL), o);
-        grew = 1;
-        break;
-    }
+    int grew = judge(st, buf, len, o, &rec);
     free(logged_map);
-    fz_status_tick(st);
     return grew;
+}
+
+/* Runs the candidates waiting in the batch, in order, and judges each
+ * run that stopped it, exactly as if each had gone through run_one: the
+ * same runs, the same records, the same -E count (a stop test before each
+ * part, which is cut to the runs left).  Only the hand-over differs: a
+ * target that takes batches runs the boring ones without a word. */
+static void flush_batch(fz_state_t *st)
+{
+    fz_exec_t *x = &st->exec;
+    uint32_t n = x->batch_n;
+    for (uint32_t from = 0; from < n && !fz_fuzz_should_stop(st);) {
+        uint32_t k = n - from;
+        if (st->cfg.max_execs && k > st->cfg.max_execs - fz_state_execs(st))
+            k = (uint32_t)(st->cfg.max_execs - fz_state_execs(st));
+        fz_exec_rec_t rec;
+        uint32_t at, len;
+        uint64_t t0 = fz_now_us();
+        fz_exec_run_batch(x, from, k, &rec, &at);
+        uint64_t took = fz_now_us() - t0;
+        const uint8_t *buf = fz_exec_batch_input(x, at, &len);
+        judge(st, buf, len, &st->batch.origin[at], &rec);
+        /* The next batch lasts about FZ_BATCH_TARGET_US.  Only the grouping
+         * of runs reads the clock, never which runs are made. */
+        uint64_t per = took / (at - from + 1);
+        uint64_t want = per ? FZ_BATCH_TARGET_US / per : FZ_BATCH_RUNS;
+        st->batch.size = want < 1 ? 1 : want > FZ_BATCH_RUNS ? FZ_BATCH_RUNS : (uint32_t)want;
+        from = at + 1;
+    }
+    fz_exec_batch_clear(x);
+}
+
+/* Queues a candidate of a batched stage (havoc and the walks; not
+ * input-to-state, whose next candidates depend on each run's log).  Only
+ * a target that takes batches gets more than one at a time. */
+static void push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
+{
+    fz_exec_t *x = &st->exec;
+    if (fz_exec_batch_add(x, buf, len) != 0) {
+        flush_batch(st);
+        if (fz_exec_batch_add(x, buf, len) != 0)
+            fz_die("out of memory");
+    }
+    st->batch.origin[x->batch_n - 1] = *o;
+    if (!x->fs.batch || x->batch_n >= st->batch.size || x->batch_used >= FZ_BATCH_BYTES)
+        flush_batch(st);
 }
 
 int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
@@ -282,8 +339,9 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st) && !fz_jobs_pending(st); i++) {
         size_t len = fz_chain_next(&chain);
         fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
-        fz_fuzz_run_one(st, buf, (uint32_t)len, &o);
+        push(st, buf, (uint32_t)len, &o);
     }
+    flush_batch(st);
 }
 
 /* The deterministic stages run on an entry's first turn only, over its
@@ -318,10 +376,11 @@ static void det_walk(fz_state_t *st, fz_entry_t *e, uint8_t *buf, int k_from, in
             if (v == orig || (k >= 10 && (v ^ orig) && !((v ^ orig) & ((v ^ orig) - 1))))
                 continue; /* no change, or a value the bit flips already tried */
             buf[i] = v;
-            fz_fuzz_run_one(st, buf, e->len, &o);
+            push(st, buf, e->len, &o);
         }
         buf[i] = orig;
     }
+    flush_batch(st);
 }
 
 /* Tiny inputs (at most FZ_SWEEP_MAX_BYTES) get every value at every
@@ -343,10 +402,11 @@ static void stage_sweep(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
                 (uint8_t)(orig - 1) == v)
                 continue; /* unchanged, or already run by flip1 / arith8 */
             buf[i] = (uint8_t)v;
-            fz_fuzz_run_one(st, buf, e->len, &o);
+            push(st, buf, e->len, &o);
         }
         buf[i] = orig;
     }
+    flush_batch(st);
 }
 
 static void stage_bitflip(fz_state_t *st, fz_entry_t *e, uint8_t *buf)

@@ -49,6 +49,15 @@
  * early rather than stall the loop). */
 #define FZ_TRIM_MAX_EXECS 256
 
+/* Batches (core/exec.h): a target that takes them gets up to FZ_BATCH_RUNS
+ * candidates (FZ_BATCH_BYTES of them at most) per hand-over, as many as
+ * run in about FZ_BATCH_TARGET_US by the last batch's pace, so -V, the
+ * screen and -j's imports never wait long.  Which runs are made does not
+ * depend on it (fuzz.c, flush_batch). */
+#define FZ_BATCH_RUNS 256
+#define FZ_BATCH_BYTES (256u << 10)
+#define FZ_BATCH_TARGET_US 2000
+
 /* Seeds shorter than this are not trimmed: a short seed's bytes are likely
  * structure the user put there (a version or length field that is wrong
  * today) that a later mutation builds on; trimming the demo's 8-byte seed

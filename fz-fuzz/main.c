@@ -279,7 +279,9 @@ static void setup_exec(fz_state_t *st)
     st->calib.var_map = xalloc_map(m);
     st->calib.edges = malloc((m ? m : 1) * sizeof(uint32_t));
     st->min_buf = malloc(FZ_MAX_INPUT);
-    if (!st->calib.edges || !st->min_buf)
+    st->batch.origin = malloc(FZ_BATCH_MAX * sizeof(fz_origin_t));
+    st->batch.size = 1; /* grows once a batch has been timed (fuzz.c) */
+    if (!st->calib.edges || !st->min_buf || !st->batch.origin)
         fz_die("out of memory");
 }
 
@@ -290,6 +292,7 @@ static void free_exec(fz_state_t *st)
     free(st->calib.var_map);
     free(st->calib.edges);
     free(st->min_buf);
+    free(st->batch.origin);
 }
 
 /* Open the output directory; when resuming, replace the seeds (already

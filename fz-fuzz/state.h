@@ -16,6 +16,7 @@
 #include "fz-fuzz/diag.h"
 #include "fz-fuzz/i2s.h"
 #include "fz-fuzz/jobs.h"
+#include "fz-fuzz/names.h"
 #include "core/exec.h"
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/outdir.h"
@@ -54,6 +55,12 @@ typedef struct fz_len_ctl {
     uint64_t quiet_since; /* execs at the last find or growth */
 } fz_len_ctl_t;
 
+/* Candidates waiting in the exec batch (fuzz.c; core/exec.h, "Batches"). */
+typedef struct fz_batch_ctl {
+    fz_origin_t *origin; /* FZ_BATCH_MAX: where each queued candidate came from */
+    uint32_t size;       /* run the batch when it holds this many */
+} fz_batch_ctl_t;
+
 typedef struct fz_state {
     fz_cfg_t cfg;
     fz_outdir_t out;
@@ -61,6 +68,7 @@ typedef struct fz_state {
     fz_calib_maps_t calib;
     fz_len_ctl_t len;
     uint8_t *min_buf; /* FZ_MAX_INPUT bytes: the minimizer's output */
+    fz_batch_ctl_t batch;
     fz_queue_t queue;
     fz_stats_t stats;
     fz_ui_t ui;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/coverage.h"
@@ -23,6 +24,13 @@ uint64_t fz_now_ms(void)
     struct timeval tv;
     gettimeofday(&tv, NULL);
     return (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+}
+
+uint64_t fz_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
@@ -68,6 +76,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "testcache_count   : %u\n"
         "testcache_evict   : %u\n"
         "execs_per_fork    : %0.02f\n"
+        "execs_per_request : %0.02f\n"
         "calibration_execs : %llu\n"
         "minimize_execs    : %llu\n"
         "total_crashes     : %llu\n"
@@ -97,7 +106,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         (unsigned long long)r->execs_since_crash, r->exec_timeout, r->slowest_exec_ms,
         r->peak_rss_mb, r->cpu_affinity, r->edges_found, r->total_edges, r->var_byte_count,
         r->havoc_expansion, r->auto_dict_entries, (unsigned long long)r->testcache_size,
-        r->testcache_count, r->testcache_evict, r->execs_per_fork,
+        r->testcache_count, r->testcache_evict, r->execs_per_fork, r->execs_per_request,
         (unsigned long long)r->calibration_execs, (unsigned long long)r->minimization_execs,
         (unsigned long long)r->total_crashes, (unsigned long long)r->total_hangs,
         (unsigned long long)r->flaky_crashes, r->unique_crash_sites,
@@ -193,6 +202,8 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
                                                       : "v1";
     r->command_line = st->command_line;
     r->execs_per_fork = x->fs.total_forks ? (double)x->fs.total_execs / x->fs.total_forks : 1.0;
+    r->execs_per_request =
+        x->fs.total_handovers ? (double)x->fs.total_execs / x->fs.total_handovers : 1.0;
     r->calibration_execs = s->calib_execs;
     r->minimization_execs = s->min_execs;
     r->total_crashes = s->prev_total_crashes + s->total_crashes;

@@ -81,6 +81,7 @@ typedef struct fz_stats_report {
     const char *fsrv_protocol; /* fz extra: "v1 direct", "v1", "legacy" or "blind" */
     /* fz extras (afl-whatsup ignores unknown keys). */
     double execs_per_fork;
+    double execs_per_request; /* runs per request to the target: above 1 with batches */
     uint64_t calibration_execs, minimization_execs, total_crashes, total_hangs;
     uint64_t flaky_crashes; /* saved unminimized: they did not crash again at once
                                (the whole campaign's, across resumes) */
@@ -116,6 +117,9 @@ int fz_stats_json(const char *stats, char *buf, size_t n);
 /* Milliseconds since the epoch (for the report and file names only: no
  * decision of the fuzz loop depends on it when -s is given). */
 uint64_t fz_now_ms(void);
+
+/* A monotonic clock in microseconds (for sizing batches: fuzz.c). */
+uint64_t fz_now_us(void);
 
 struct fz_state;
 

@@ -139,6 +139,46 @@
 #define FZ_FS_NEW_OPT_FZ_DIRECT 0x00200000u
 #define FZ_ENV_FSRV_DIRECT "__FZ_FSRV_DIRECT" /* "1": fuzzer speaks direct mode */
 #define FZ_ENV_CTL_SHM_ID "__FZ_CTL_SHM_ID"   /* SysV id of the fz_ctl_t page */
+
+/* Batches (fz's own, on top of direct mode).  A fast persistent harness
+ * spends most of a run on the hand-over itself (two context switches on
+ * one CPU), so fz-fuzz can hand over many inputs at once and let the child
+ * run them back to back, judging each run against fz-fuzz's virgin map
+ * itself:
+ *    The fuzzer names two more segments: FZ_ENV_BATCH_SHM_ID (the inputs,
+ *    fz_batch_t) and FZ_ENV_VIRGIN_SHM_ID (its virgin map for queue runs,
+ *    FZ_MAP_SIZE_MAX bytes, 0xff = never seen; the target maps it read-only).
+ *    A direct-mode runtime with shared-memory input that attached both adds
+ *    FZ_FS_NEW_OPT_FZ_BATCH to the options word.
+ *    A request with req_n > 0 runs batch inputs req_from .. req_from+req_n-1
+ *    in order: before each pass the child sets bcur to the input's index
+ *    and copies it into the test-case segment (length word and bytes, as
+ *    the fuzzer would have).  After a pass it goes on to the next input
+ *    without answering, unless the run's map holds a bucket the virgin map
+ *    has not seen (the fuzzer's own test, include/fz-buckets.h), the pass
+ *    was the batch's last, or its __AFL_LOOP count is used up.  Then it
+ *    answers OK | seq as for a single run, with bcur the run whose map is
+ *    in the coverage segment.  A death (crash, exit, the fuzzer's kill) is
+ *    reported as for a single run; bcur says which input was running.
+ *    Every input before bcur ran to its end, found nothing new and is
+ *    counted as a run.  The fuzzer judges run bcur itself and, to go on,
+ *    posts the rest as a new request.  The virgin map only changes while
+ *    no request is outstanding, so the child never reads it mid-update.
+ *    A timeout is per run: the fuzzer kills the child only when bcur has
+ *    not moved for a whole timeout. */
+#define FZ_FS_NEW_OPT_FZ_BATCH 0x00800000u
+#define FZ_ENV_BATCH_SHM_ID "__FZ_BATCH_SHM_ID"
+#define FZ_ENV_VIRGIN_SHM_ID "__FZ_VIRGIN_SHM_ID"
+#define FZ_BATCH_MAX 1024u        /* inputs in one batch segment */
+#define FZ_BATCH_DATA (4u << 20)  /* bytes of inputs in one batch segment */
+
+/* The batch segment: input i is data[off[i] .. off[i] + len[i]).  The
+ * target checks every offset and length against the sizes here. */
+typedef struct {
+    uint32_t off[FZ_BATCH_MAX];
+    uint32_t len[FZ_BATCH_MAX];
+    uint8_t data[FZ_BATCH_DATA];
+} fz_batch_t;
 #define FZ_CTL_SIZE 4096u
 #define FZ_FS_DIRECT_TAG_MASK 0xff000000u
 #define FZ_FS_DIRECT_SEQ 0x00ffffffu  /* sequence numbers: 1..this */
@@ -152,7 +192,12 @@ typedef struct {
     /* Written by the fuzzer. */
     volatile uint32_t req;  /* newest run asked for (futex word) */
     volatile uint32_t spin; /* polls before sleeping; 0 = never spin */
-    uint32_t pad0[14];
+    /* Batches (FZ_FS_NEW_OPT_FZ_BATCH, below), written before req: the
+     * request runs inputs req_from .. req_from + req_n - 1 of the batch
+     * segment; req_n 0 is one run of the test-case segment as before. */
+    volatile uint32_t req_from;
+    volatile uint32_t req_n;
+    uint32_t pad0[12];
     /* Written by the target (child and forkserver). */
     volatile uint32_t ans;         /* OK | seq or DIED | seq (futex word) */
     volatile uint32_t pid;         /* the live child, 0 when there is none */
@@ -160,7 +205,8 @@ typedef struct {
     volatile uint32_t taken;       /* newest run a child took */
     volatile uint32_t dead_pid;    /* DIED: the child that died... */
     volatile uint32_t dead_status; /* ...and its wait status */
-    uint32_t pad1[10];
+    volatile uint32_t bcur;        /* a batch: the input being run, set before its pass */
+    uint32_t pad1[9];
     /* Set by a side about to sleep on the word, read by the other side. */
     volatile uint32_t req_sleeping; /* the child or the forkserver */
     uint32_t pad2[15];

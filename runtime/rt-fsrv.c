@@ -76,6 +76,16 @@ static struct {
  * fuzzer, the forkserver and its child. */
 static fz_ctl_t *ctl;
 
+/* Batches (include/fz-protocol.h, "Batches"): the fuzzer's inputs and its
+ * virgin map (read-only), and the request being served: input b_idx runs
+ * now, b_end is one past the last (0: a single run, no batch). */
+static struct {
+    const fz_batch_t *in;
+    const uint8_t *virgin;
+    size_t virgin_len;
+    uint32_t idx, end;
+} batch;
+
 static void say(const char *msg)
 {
     /* write(2) only: this may run where stdio is not safe. */
@@ -198,6 +208,44 @@ static int ctl_attach(void)
     return 1;
 }
 
+/* Attaches one segment named by an environment variable, at least min
+ * bytes; NULL if it cannot. */
+static void *attach_named(const char *var, size_t min, int flags, size_t *len)
+{
+    const char *id_str = getenv(var);
+    if (!id_str || !*id_str)
+        return NULL;
+    char *end;
+    long id = strtol(id_str, &end, 10);
+    struct shmid_ds ds;
+    if (*end || id < 0 || shmctl((int)id, IPC_STAT, &ds) < 0 || ds.shm_segsz < min)
+        return NULL;
+    void *mem = shmat((int)id, NULL, flags);
+    if (mem == (void *)-1)
+        return NULL;
+    *len = ds.shm_segsz;
+    return mem;
+}
+
+/* Batches are offered when the fuzzer named both segments and they
+ * attach: the inputs, and a virgin map as large as our map. */
+static int batch_attach(void)
+{
+    size_t len;
+    const void *in = attach_named(FZ_ENV_BATCH_SHM_ID, sizeof(fz_batch_t), SHM_RDONLY, &len);
+    if (!in)
+        return 0;
+    const void *v = attach_named(FZ_ENV_VIRGIN_SHM_ID, __fz_rt_map_size(), SHM_RDONLY, &len);
+    if (!v) {
+        shmdt(in);
+        return 0;
+    }
+    batch.in = in;
+    batch.virgin = v;
+    batch.virgin_len = len;
+    return 1;
+}
+
 static uint32_t ld(volatile uint32_t *w)
 {
     return __atomic_load_n(w, __ATOMIC_SEQ_CST);
@@ -308,12 +356,41 @@ static int handshake_v1(int err, uint32_t size, int want_shm)
         _exit(1);
     }
     fs.direct = fs.persistent && ctl_attach();
+    int batches = fs.direct && shm && batch_attach();
     uint32_t opt = FZ_FS_NEW_OPT_MAPSIZE | (shm ? FZ_FS_NEW_OPT_SHDMEM_FUZZ : 0) |
                    (fs.direct ? FZ_FS_NEW_OPT_FZ_DIRECT : 0) |
+                   (batches ? FZ_FS_NEW_OPT_FZ_BATCH : 0) |
                    (__fz_rt_cmp_ready() ? FZ_FS_NEW_OPT_FZ_CMPLOG : 0);
     if (write_u32(opt) || write_u32(size) || write_u32(FZ_FS_NEW_VERSION))
         _exit(1);
     return 0;
+}
+
+/* Reads the request just taken: a batch, or a single run (req_n 0, or a
+ * range outside the segment, which a correct fuzzer never sends).  Sets
+ * bcur to the batch's first input. */
+static void take_batch(void)
+{
+    uint32_t n = batch.in ? ld(&ctl->req_n) : 0, from = ld(&ctl->req_from);
+    if (n == 0 || from >= FZ_BATCH_MAX || n > FZ_BATCH_MAX - from) {
+        batch.end = 0;
+        return;
+    }
+    batch.idx = from;
+    batch.end = from + n;
+    st(&ctl->bcur, from);
+}
+
+/* Puts batch input idx where the harness reads its input.  Offsets and
+ * lengths are the fuzzer's: checked against the segment. */
+static void batch_load(void)
+{
+    if (!batch.end)
+        return;
+    uint32_t off = batch.in->off[batch.idx], len = batch.in->len[batch.idx];
+    if (off > FZ_BATCH_DATA || len > FZ_BATCH_DATA - off)
+        off = len = 0;
+    __fz_rt_input_set(batch.in->data + off, len);
 }
 
 /* A direct-mode child, right after fork(): it needs no descriptors (the
@@ -331,6 +408,7 @@ static void ctl_child_start(void)
         _exit(0); /* the forkserver died before prctl took effect */
     st(&ctl->pid, (uint32_t)fs.me);
     __fz_rt_diag_child_started();
+    batch_load();
 }
 
 /* Waits for child to exit (without reaping it).  If the fuzzer goes away
@@ -366,6 +444,7 @@ static void serve_ctl(void)
         uint32_t s = wait_req(ld(&ctl->taken), 0, server_check);
         st(&ctl->cur, s);
         st(&ctl->taken, s);
+        take_batch(); /* the child inherits the request */
         /* The fuzzer leaves clearing to us: a child that dies before its
          * first pass must not report the previous run's coverage. */
         __fz_rt_map_clear();
@@ -533,12 +612,21 @@ __attribute__((constructor)) static void fz_rt_init(void)
     __fz_manual_init();
 }
 
-/* Direct mode, between two passes: reports the finished run, waits for the
- * next request and marks the child busy with it (cur before taken: see
- * serve_ctl).  errno is the program's. */
+/* Direct mode, between two passes.  In a batch whose pass found nothing
+ * new, moves on to the next input without a word to the fuzzer.
+ * Otherwise reports the finished run, waits for the next request and
+ * marks the child busy with it (cur before taken: see serve_ctl).  errno
+ * is the program's. */
 static void ctl_next(void)
 {
     int e = errno;
+    if (batch.end && batch.idx + 1 < batch.end &&
+        !__fz_rt_map_any_new(batch.virgin, batch.virgin_len)) {
+        st(&ctl->bcur, ++batch.idx);
+        batch_load();
+        errno = e;
+        return;
+    }
     uint32_t s = ld(&ctl->cur);
     post_ans(FZ_FS_DIRECT_OK | s);
     /* Idle from here: dying now is not the fuzzer's current run. */
@@ -546,6 +634,8 @@ static void ctl_next(void)
     s = wait_req(s, spin_budget(), child_check);
     st(&ctl->cur, s);
     st(&ctl->taken, s);
+    take_batch();
+    batch_load();
     errno = e;
 }
 

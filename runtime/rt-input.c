@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/shm.h>
 #include <unistd.h>
 
@@ -51,6 +52,16 @@ int __fz_rt_input_attach(void)
     __afl_fuzz_ptr = mem + FZ_SHM_FUZZ_HDR;
     fz_input_shm = 1;
     return 0;
+}
+
+void __fz_rt_input_set(const uint8_t *p, uint32_t n)
+{
+    if (!fz_input_shm)
+        return;
+    if (n > FZ_MAX_INPUT)
+        n = FZ_MAX_INPUT;
+    memcpy(__afl_fuzz_ptr, p, n);
+    *__afl_fuzz_len = n;
 }
 
 /* Reads stdin to EOF (or until the buffer is full) into the fallback. */

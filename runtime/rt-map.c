@@ -18,6 +18,7 @@
 #include <sys/shm.h>
 #include <unistd.h>
 
+#include "fz-buckets.h"
 #include "fz-config.h"
 #include "fz-protocol.h"
 #include "runtime/rt.h"
@@ -121,6 +122,19 @@ void __fz_rt_map_clear(void)
 {
     if (rt_map.map)
         memset(rt_map.map, 0, rt_map.used);
+}
+
+int __fz_rt_map_any_new(const uint8_t *virgin, size_t virgin_len)
+{
+    if (!rt_map.map)
+        return 0;
+    /* Whole words: the slots past used are zero (never handed out). */
+    uint32_t n = (rt_map.used + 7u) & ~7u;
+    if (n > (rt_map.cap & ~7u))
+        n = rt_map.cap & ~7u;
+    if (n > (virgin_len & ~(size_t)7))
+        n = (uint32_t)(virgin_len & ~(size_t)7);
+    return fz_buckets_any_new(rt_map.map, virgin, n);
 }
 
 /* After the last persistent pass nothing the process does is an input's

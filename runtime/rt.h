@@ -9,6 +9,7 @@
 #ifndef FZ_RT_H
 #define FZ_RT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fz-protocol.h"
@@ -29,6 +30,11 @@ FZ_RT_HIDDEN uint32_t __fz_rt_map_size(void);
  * from an empty map. */
 FZ_RT_HIDDEN void __fz_rt_map_clear(void);
 
+/* Batches (include/fz-protocol.h): non-zero when the map of the pass that
+ * just ended holds a bucket virgin (the fuzzer's, read-only, virgin_len
+ * bytes) has not seen. */
+FZ_RT_HIDDEN int __fz_rt_map_any_new(const uint8_t *virgin, size_t virgin_len);
+
 /* Points every module back at its scratch counters, so code that runs after
  * the last persistent iteration (exit handlers) leaves the map alone. */
 FZ_RT_HIDDEN void __fz_rt_map_detach(void);
@@ -39,6 +45,11 @@ FZ_RT_HIDDEN int __fz_rt_wants_shm_input(void);
 /* Maps the test-case shared memory named by __AFL_SHM_FUZZ_ID.  Returns 0,
  * or an FZ_FS_ERROR_* code.  Async-signal-safe (getenv, shmat). */
 FZ_RT_HIDDEN int __fz_rt_input_attach(void);
+
+/* Batches: puts n bytes at p into the test-case shared memory, length word
+ * and bytes, as the fuzzer does for a single run (n is cut to
+ * FZ_MAX_INPUT).  Nothing without that memory. */
+FZ_RT_HIDDEN void __fz_rt_input_set(const uint8_t *p, uint32_t n);
 
 /* rt-diag.c: what the fuzzer cannot see for itself (include/fz-protocol.h,
  * "Target diagnostics").  All are no-ops unless fz-fuzz named a page. */

@@ -7,7 +7,9 @@
  * over the shared control page (negotiation, ok runs, crash and exit
  * mid-run, loop end, kill while idle, timeout kills at any moment, the
  * fuzzer dying first while idle or mid-run, sleeping instead of spinning
- * when idle or with no spin budget).
+ * when idle or with no spin budget); and batches over direct mode
+ * (negotiation, runs back to back until a new bucket, a crash, an exit or
+ * a hang mid-batch, the loop count ending mid-batch, a bad range).
  *
  * Targets (built by runtime/module.mk, hand-instrumented, no fz-cc needed):
  *   build/rt/rt_edges  testcases/rt_edges.c, 16 slots, stdin/file input
@@ -42,7 +44,13 @@ typedef struct {
     uint8_t *map, *fuzz;
     int map_id, fuzz_id, ctl_id;
     fz_ctl_t *cp; /* direct mode's control page */
+    int batch_id, virgin_id;
+    fz_batch_t *batch; /* batches: the inputs... */
+    uint8_t *virgin;   /* ...and the virgin map the target judges them by */
 } tgt_t;
+
+/* tgt_start names the batch segments to the target (off: it is not told). */
+static int tgt_batch_env = 1;
 
 /* Starts path with the fuzzer's pipes on 198/199, a map of map_bytes and
  * the test-case shm; env is a NULL-terminated list of NAME=VALUE. */
@@ -54,12 +62,20 @@ static void tgt_start(tgt_t *t, const char *path, uint32_t map_bytes, const char
     ck_assert(t->map_id >= 0 && t->fuzz_id >= 0);
     t->ctl_id = shmget(IPC_PRIVATE, FZ_CTL_SIZE, IPC_CREAT | 0600);
     ck_assert(t->ctl_id >= 0);
+    t->batch_id = shmget(IPC_PRIVATE, sizeof(fz_batch_t), IPC_CREAT | 0600);
+    t->virgin_id = shmget(IPC_PRIVATE, map_bytes, IPC_CREAT | 0600);
+    ck_assert(t->batch_id >= 0 && t->virgin_id >= 0);
     t->map = shmat(t->map_id, NULL, 0);
     t->fuzz = shmat(t->fuzz_id, NULL, 0);
     t->cp = shmat(t->ctl_id, NULL, 0);
+    t->batch = shmat(t->batch_id, NULL, 0);
+    t->virgin = shmat(t->virgin_id, NULL, 0);
+    memset(t->virgin, 0xff, map_bytes);
     shmctl(t->map_id, IPC_RMID, NULL);
     shmctl(t->fuzz_id, IPC_RMID, NULL);
     shmctl(t->ctl_id, IPC_RMID, NULL);
+    shmctl(t->batch_id, IPC_RMID, NULL);
+    shmctl(t->virgin_id, IPC_RMID, NULL);
     char in_name[] = "/tmp/check_runtime.XXXXXX", err_name[] = "/tmp/check_runtime.XXXXXX";
     t->in_fd = mkstemp(in_name);
     t->err_fd = mkstemp(err_name);
@@ -84,6 +100,12 @@ static void tgt_start(tgt_t *t, const char *path, uint32_t map_bytes, const char
         setenv(FZ_ENV_SHM_FUZZ_ID, buf, 1);
         snprintf(buf, sizeof buf, "%d", t->ctl_id);
         setenv(FZ_ENV_CTL_SHM_ID, buf, 1);
+        if (tgt_batch_env) {
+            snprintf(buf, sizeof buf, "%d", t->batch_id);
+            setenv(FZ_ENV_BATCH_SHM_ID, buf, 1);
+            snprintf(buf, sizeof buf, "%d", t->virgin_id);
+            setenv(FZ_ENV_VIRGIN_SHM_ID, buf, 1);
+        }
         for (; env && *env; env++)
             putenv((char *)*env);
         execl(path, path, (char *)NULL);
@@ -140,7 +162,7 @@ static void tgt_stop(tgt_t *t)
     pid_t live = (pid_t)t->cp->pid;
     if (live > 0)
         kill(live, SIGKILL);
-    shmdt(t->map), shmdt(t->fuzz), shmdt(t->cp);
+    shmdt(t->map), shmdt(t->fuzz), shmdt(t->cp), shmdt(t->batch), shmdt(t->virgin);
 }
 
 static int map_count(tgt_t *t)
@@ -344,6 +366,7 @@ static void dreq(tgt_t *t, uint32_t seq, const char *input)
     memcpy(t->fuzz, &len, 4);
     memcpy(t->fuzz + FZ_SHM_FUZZ_HDR, input, len);
     memset(t->map, 0, 64);
+    t->cp->req_n = 0; /* one run, not a batch */
     __atomic_store_n(&t->cp->req, seq, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&t->cp->req_sleeping, __ATOMIC_SEQ_CST))
         syscall(SYS_futex, &t->cp->req, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
@@ -608,7 +631,7 @@ START_TEST(direct_fuzzer_dies_first)
         t.ctl = -1;
         t.cp->pid = 0;
         close(t.st), close(t.in_fd), close(t.err_fd);
-        shmdt(t.map), shmdt(t.fuzz), shmdt(t.cp);
+        shmdt(t.map), shmdt(t.fuzz), shmdt(t.cp), shmdt(t.batch), shmdt(t.virgin);
     }
 }
 END_TEST
@@ -636,6 +659,171 @@ START_TEST(direct_sleeps_when_idle_or_told_not_to_spin)
 }
 END_TEST
 
+
+/* ---- Batches over direct mode (include/fz-protocol.h, "Batches") ---- */
+
+/* Lays the inputs (NULL-terminated) out in the batch segment from index 0. */
+static void bput(tgt_t *t, const char *const *inputs)
+{
+    uint32_t off = 0;
+    for (uint32_t i = 0; inputs[i]; i++) {
+        uint32_t len = (uint32_t)strlen(inputs[i]);
+        t->batch->off[i] = off;
+        t->batch->len[i] = len;
+        memcpy(t->batch->data + off, inputs[i], len);
+        off += len;
+    }
+}
+
+/* Posts request seq for batch inputs from .. from + n - 1. */
+static void breq(tgt_t *t, uint32_t seq, uint32_t from, uint32_t n)
+{
+    t->cp->req_from = from;
+    t->cp->req_n = n;
+    memset(t->map, 0, 64);
+    __atomic_store_n(&t->cp->req, seq, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&t->cp->req_sleeping, __ATOMIC_SEQ_CST))
+        syscall(SYS_futex, &t->cp->req, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
+}
+
+/* Marks slot's hit count 1 as seen (rt_loop bumps slot 1 + k once for
+ * input 'a' + k), as fz-fuzz's commit of a find does. */
+static void seen(tgt_t *t, int slot)
+{
+    t->virgin[slot] &= (uint8_t)~1u;
+}
+
+START_TEST(batch_negotiation)
+{
+    tgt_t t;
+    uint32_t opt = v1_start(&t, LOOP, direct_env);
+    ck_assert_uint_eq(opt & FZ_FS_NEW_OPT_FZ_BATCH, FZ_FS_NEW_OPT_FZ_BATCH);
+    tgt_stop(&t);
+    /* Not told of the segments, or not in direct mode: no batches. */
+    tgt_batch_env = 0;
+    opt = v1_start(&t, LOOP, direct_env);
+    tgt_batch_env = 1;
+    ck_assert_uint_eq(opt & FZ_FS_NEW_OPT_FZ_DIRECT, FZ_FS_NEW_OPT_FZ_DIRECT);
+    ck_assert_uint_eq(opt & FZ_FS_NEW_OPT_FZ_BATCH, 0);
+    tgt_stop(&t);
+    const char *no_direct[] = {FZ_ENV_FSRV_VERSION "=1", FZ_ENV_PERSISTENT "=1",
+                               FZ_ENV_DEFER "=1", NULL};
+    ck_assert_uint_eq(v1_start(&t, LOOP, no_direct) & FZ_FS_NEW_OPT_FZ_BATCH, 0);
+    tgt_stop(&t);
+    const char *bad_virgin[] = {FZ_ENV_FSRV_VERSION "=1", FZ_ENV_FSRV_DIRECT "=1",
+                                FZ_ENV_PERSISTENT "=1", FZ_ENV_DEFER "=1",
+                                FZ_ENV_VIRGIN_SHM_ID "=-1", NULL};
+    opt = v1_start(&t, LOOP, bad_virgin);
+    ck_assert_uint_eq(opt & FZ_FS_NEW_OPT_FZ_DIRECT, FZ_FS_NEW_OPT_FZ_DIRECT);
+    ck_assert_uint_eq(opt & FZ_FS_NEW_OPT_FZ_BATCH, 0);
+    tgt_stop(&t);
+}
+END_TEST
+
+START_TEST(batch_runs_until_a_new_bucket)
+{
+    tgt_t t;
+    v1_start(&t, LOOP, direct_env);
+    const char *in[] = {"a", "a", "b", "a", NULL};
+    bput(&t, in);
+    /* Nothing seen yet: the first run is new, and stops the batch. */
+    breq(&t, 1, 0, 4);
+    ck_assert_uint_eq(dans(&t, 1), FZ_FS_DIRECT_OK | 1);
+    ck_assert_uint_eq(t.cp->bcur, 0);
+    ck_assert_int_eq(t.map[1], 1);
+    uint32_t p1 = t.cp->pid;
+    /* "a" seen: run 1 is boring, run 2 ("b") is new; the map is its own. */
+    seen(&t, 1);
+    breq(&t, 2, 1, 3);
+    ck_assert_uint_eq(dans(&t, 2), FZ_FS_DIRECT_OK | 2);
+    ck_assert_uint_eq(t.cp->bcur, 2);
+    ck_assert_int_eq(map_count(&t), 1);
+    ck_assert_int_eq(t.map[2], 1);
+    ck_assert_uint_eq(t.cp->pid, p1); /* one child, three passes so far */
+    /* The rest: run 3 is boring and the batch's last. */
+    seen(&t, 2);
+    breq(&t, 3, 3, 1);
+    ck_assert_uint_eq(dans(&t, 3), FZ_FS_DIRECT_OK | 3);
+    ck_assert_uint_eq(t.cp->bcur, 3);
+    ck_assert_int_eq(t.map[1], 1);
+    /* A single run after batches still reads the test-case segment. */
+    WAIT_FOR(t.cp->pid == 0); /* that was the 4th pass: the child ended */
+    dreq(&t, 4, "c");
+    ck_assert_uint_eq(dans(&t, 4), FZ_FS_DIRECT_OK | 4);
+    ck_assert_int_eq(t.map[3], 1);
+    tgt_stop(&t);
+}
+END_TEST
+
+START_TEST(batch_crash_exit_and_hang_mid_batch)
+{
+    tgt_t t;
+    v1_start(&t, LOOP, direct_env);
+    seen(&t, 1);
+    const char *in[] = {"a", "!", "a", "x", "a", "h", "a", NULL};
+    bput(&t, in);
+    /* A crash in run 1: DIED, and bcur names the input. */
+    breq(&t, 1, 0, 7);
+    uint32_t w = dans(&t, 1);
+    ck_assert_uint_eq(TAG(w), FZ_FS_DIRECT_DIED);
+    ck_assert_uint_eq(t.cp->bcur, 1);
+    int s = (int)t.cp->dead_status;
+    ck_assert(WIFSIGNALED(s) && WTERMSIG(s) == SIGABRT);
+    /* From run 2: exit() in run 3, a fresh child for run 2. */
+    breq(&t, 2, 2, 5);
+    w = dans(&t, 2);
+    ck_assert_uint_eq(TAG(w), FZ_FS_DIRECT_DIED);
+    ck_assert_uint_eq(t.cp->bcur, 3);
+    s = (int)t.cp->dead_status;
+    ck_assert(WIFEXITED(s) && WEXITSTATUS(s) == 0);
+    /* From run 4: run 5 hangs; the fuzzer kills it once bcur stays on it. */
+    breq(&t, 3, 4, 3);
+    WAIT_FOR(t.cp->bcur == 5 && t.cp->pid != 0);
+    usleep(20000);
+    ck_assert_uint_eq(t.cp->bcur, 5);
+    ck_assert_uint_ne(SEQ(t.cp->ans), 3); /* no answer while it hangs */
+    w = kill_run(&t, 3);
+    ck_assert_uint_eq(TAG(w), FZ_FS_DIRECT_DIED);
+    ck_assert_uint_eq(t.cp->bcur, 5);
+    s = (int)t.cp->dead_status;
+    ck_assert(WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL);
+    /* And the last one runs in a new child. */
+    breq(&t, 4, 6, 1);
+    ck_assert_uint_eq(dans(&t, 4), FZ_FS_DIRECT_OK | 4);
+    ck_assert_uint_eq(t.cp->bcur, 6);
+    ck_assert_int_eq(t.map[1], 1);
+    tgt_stop(&t);
+}
+END_TEST
+
+START_TEST(batch_loop_end_and_bad_range)
+{
+    tgt_t t;
+    v1_start(&t, LOOP, direct_env);
+    seen(&t, 1);
+    const char *in[] = {"a", "a", "a", "a", "a", "a", NULL};
+    bput(&t, in);
+    /* rt_loop's __AFL_LOOP(4): the child answers after its 4th pass (run
+     * 3); the fuzzer posts the rest, which a new child serves. */
+    breq(&t, 1, 0, 6);
+    ck_assert_uint_eq(dans(&t, 1), FZ_FS_DIRECT_OK | 1);
+    ck_assert_uint_eq(t.cp->bcur, 3);
+    WAIT_FOR(t.cp->pid == 0);
+    breq(&t, 2, 4, 2);
+    ck_assert_uint_eq(dans(&t, 2), FZ_FS_DIRECT_OK | 2);
+    ck_assert_uint_eq(t.cp->bcur, 5);
+    /* A range outside the segment is one run of the test-case segment. */
+    uint32_t len = 1;
+    memcpy(t.fuzz, &len, 4);
+    t.fuzz[FZ_SHM_FUZZ_HDR] = 'd';
+    breq(&t, 3, FZ_BATCH_MAX - 1, 2);
+    ck_assert_uint_eq(dans(&t, 3), FZ_FS_DIRECT_OK | 3);
+    ck_assert_int_eq(t.map[4], 1);
+    ck_assert_int_eq(map_count(&t), 1);
+    tgt_stop(&t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("runtime");
@@ -656,6 +844,10 @@ int main(void)
     tcase_add_test(tc, direct_timeout_kill_at_any_moment);
     tcase_add_test(tc, direct_fuzzer_dies_first);
     tcase_add_test(tc, direct_sleeps_when_idle_or_told_not_to_spin);
+    tcase_add_test(tc, batch_negotiation);
+    tcase_add_test(tc, batch_runs_until_a_new_bucket);
+    tcase_add_test(tc, batch_crash_exit_and_hang_mid_batch);
+    tcase_add_test(tc, batch_loop_end_and_bad_range);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }

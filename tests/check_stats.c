@@ -88,7 +88,7 @@ START_TEST(test_keys)
         "testcache_count",   "testcache_evict",   "afl_banner",        "afl_version",
         "target_mode",       "command_line"};
     /* fz's own keys (afl-whatsup ignores keys it does not know). */
-    static const char *fz_keys[] = {"execs_per_fork", "calibration_execs", "minimize_execs",
+    static const char *fz_keys[] = {"execs_per_fork", "execs_per_request", "calibration_execs", "minimize_execs",
                                     "total_crashes",  "total_hangs",       "flaky_crashes",
                                     "rng_seed",       "sync_execs",        "target_warnings",
                                     "fsrv_protocol",  "unique_crash_sites", "flaky_crash_sites",
