@@ -200,6 +200,7 @@ static void choose_max_len(fz_state_t *st, const fz_files_t *seeds)
     l->max = largest > FZ_MAXLEN_MIN ? largest : FZ_MAXLEN_MIN;
     if (l->max > FZ_MAX_INPUT)
         l->max = FZ_MAX_INPUT;
+    l->cap = l->max > FZ_MAXLEN_AUTO_MAX ? l->max : FZ_MAXLEN_AUTO_MAX;
 }
 
 int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)

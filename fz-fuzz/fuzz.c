@@ -168,20 +168,22 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
     fz_outdir_save(&st->out, "queue", e->fname, e->data, e->len);
 }
 
-/* Without -l, the maximum length grows by half when FZ_MAXLEN_STALL_EXECS
- * runs found nothing (see fuzz.h).  Counted in runs, not seconds, so -s
- * reproduces it. */
+/* Without -l, the maximum length grows by half when enough runs found
+ * nothing: FZ_MAXLEN_STALL_EXECS, four times that after the first growth,
+ * and so on (see fuzz.h).  Counted in runs, not seconds, so -s reproduces it. */
 static void grow_max_len(fz_state_t *st)
 {
     fz_len_ctl_t *l = &st->len;
     uint64_t now = fz_state_execs(st);
-    if (l->fixed || l->max >= FZ_MAX_INPUT || now - l->quiet_since < FZ_MAXLEN_STALL_EXECS)
+    uint64_t wait = (uint64_t)FZ_MAXLEN_STALL_EXECS << (l->grows < 12 ? 2 * l->grows : 24);
+    if (l->fixed || l->max >= l->cap || now - l->quiet_since < wait)
         return;
     uint64_t grown = (uint64_t)l->max + l->max / 2;
-    l->max = grown > FZ_MAX_INPUT ? FZ_MAX_INPUT : (uint32_t)grown;
+    l->max = grown > l->cap ? l->cap : (uint32_t)grown;
+    l->grows++;
     l->quiet_since = now;
     if (!st->ui.tty)
-        fz_info("no find in %u runs: inputs may now grow to %u bytes", FZ_MAXLEN_STALL_EXECS,
+        fz_info("no find in %llu runs: inputs may now grow to %u bytes", (unsigned long long)wait,
                 l->max);
 }
 

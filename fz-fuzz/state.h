@@ -52,6 +52,8 @@ typedef struct fz_ui {
 typedef struct fz_len_ctl {
     uint32_t max;         /* the maximum length in force */
     int fixed;            /* -l given: it never grows */
+    uint32_t cap;         /* it grows no further than this (fuzz.h) */
+    uint32_t grows;       /* times it grew: each makes the next wait twice as long */
     uint64_t quiet_since; /* execs at the last find or growth */
 } fz_len_ctl_t;
 
