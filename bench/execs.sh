@@ -6,6 +6,8 @@
 #   row          fz-fuzz runs                  against                      goal
 #   forkserver   testcases/rt_branches.c @@    afl-fuzz, same binary        >= 1.2
 #   persistent   testcases/persistent.c        afl-fuzz, same binary        >= 5.0
+#   forkserver,  testcases/rt_branches.c @@    afl-fuzz on its own build:   >= 1.2
+#   own builds   built by fz-cc / fz-clang     afl-gcc-fast / afl-clang-fast
 #   libfuzzer    bench/lf_target.c, fz-clang   libFuzzer in-process, the    >= 0.33
 #                -fsanitize=fuzzer             same source with clang
 #                                              -fsanitize=fuzzer
@@ -25,9 +27,12 @@
 # figure reaches; fz-fuzz in persistent mode with AFL++'s SIGSTOP protocol
 # (FZ_NO_DIRECT=1) and with one input per hand-over (FZ_NO_BATCH=1), to
 # show what the direct loop and its batches (docs/persistent-mode.md) are
-# worth; and, when clang
-# support and afl-clang-fast exist, the forkserver and persistent rows with
-# each fuzzer on its own compiler's build (fixed count).
+# worth; and the forkserver rows with each fuzzer on its own compiler's
+# build, where each runtime's cost per run counts: fz-cc against
+# afl-gcc-fast (a campaign; Debian's afl-gcc-fast may refuse its GCC, and
+# the row then says why), and, when clang support and afl-clang-fast exist,
+# fz-clang against afl-clang-fast (a campaign and a fixed count; the
+# persistent row too).
 #
 # Both fuzzers bind themselves and the target to a free CPU (their default).
 # In direct mode fz-fuzz can give the target a second free CPU, where both
@@ -203,9 +208,25 @@ else
         run_aflish "$fz" @N@ persistent ./lf-fz -- run_libfuzzer @N@ persistent lf-libfuzzer
 fi
 
+# Own-build rows: each fuzzer on its own compiler's build of the same
+# source, so what each runtime costs a run counts too (the rows above share
+# one fz-cc binary, where a runtime change helps both fuzzers alike).  GCC:
+# fz-fuzz on fz-cc against afl-fuzz on afl-gcc-fast (campaign).
+if [ $have_afl = 0 ] || ! command -v afl-gcc-fast >/dev/null; then
+    echo "gcc own-build row skipped: afl-gcc-fast / afl-fuzz (Debian package afl++) not installed"
+elif ! AFL_QUIET=1 afl-gcc-fast -O1 testcases/rt_branches.c -o "$w/rt_branches-afl-gcc" >"$w/afl-gcc.log" 2>&1; then
+    echo "gcc own-build row skipped: afl-gcc-fast cannot build testcases/rt_branches.c: $(sed 's/\x1b\[[0-9;]*[a-zA-Z]//g; s/\x1b[()][A-Z0-9]//g' \
+        "$w/afl-gcc.log" | grep -m1 -E 'ABORT|rror' | sed 's/^ *//')"
+else
+    other_name=afl-fuzz
+    row "gcc forkserver, own builds (fz-cc, afl-gcc-fast), campaign ${secs} s" fork-campaign 1.2 \
+        run_aflish "$fz" @N@ campaign ./branches @@ -- \
+        run_aflish afl-fuzz @N@ campaign ./rt_branches-afl-gcc @@
+fi
+
 # Clang rows: fz-fuzz on fz-clang builds vs afl-fuzz on afl-clang-fast
-# builds of the same sources (fixed counts).  FZ_CC is pinned so a stray one
-# in the environment cannot make the fz side a gcc build.
+# builds of the same sources (campaign, and fixed counts).  FZ_CC is pinned
+# so a stray one in the environment cannot make the fz side a gcc build.
 if ! command -v clang >/dev/null || [ ! -e lib/fz/fz-llvm-pass.so ]; then
     echo "clang rows skipped: clang or lib/fz/fz-llvm-pass.so (llvm-dev) is missing"
 elif ! command -v afl-clang-fast >/dev/null || [ $have_afl = 0 ]; then
@@ -217,6 +238,9 @@ else
             { echo "clang rows skipped: afl-clang-fast cannot build testcases/$t.c"; exit 0; }
     done
     other_name=afl-fuzz
+    row "clang forkserver, own builds (fz-clang, afl-clang-fast), campaign ${secs} s" fork-campaign 1.2 \
+        run_aflish "$fz" @N@ campaign ./rt_branches-fz-clang @@ -- \
+        run_aflish afl-fuzz @N@ campaign ./rt_branches-afl-clang @@
     row "clang forkserver, $fork_execs runs" fork 1.2 \
         run_aflish "$fz" @N@ fork ./rt_branches-fz-clang @@ -- \
         run_aflish afl-fuzz @N@ fork ./rt_branches-afl-clang @@

@@ -332,7 +332,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void fz_crashinfo_dir(const fz_cfg_t *cfg, const char *dir, uint32_t from_id, uint32_t max)
+void fz_crashinfo_dir(const fz_cfg_t *cfg, const char *dir, uint32_t from_id, uint32_t max,
+                      int (*skip)(void *ctx, const char *name), void *ctx)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -341,7 +342,7 @@ void fz_crashinfo_dir(const fz_cfg_t *cfg, const char *dir, uint32_t from_id, ui
     size_t n = 0;
     for (struct dirent *e; (e = readdir(d));) {
         long id = strncmp(e->d_name, "id:", 3) ? -1 : fz_name_id(e->d_name);
-        if (id < (long)from_id)
+        if (id < (long)from_id || (skip && skip(ctx, e->d_name)))
             continue;
         char **t = realloc(names, (n + 1) * sizeof *names);
         if (!t)

@@ -28,9 +28,12 @@
  * crashes outside the fuzzer (it says so). */
 void fz_crashinfo_print(const fz_cfg_t *cfg, const char *path);
 
-/* The same for every crash file in dir whose id:N is at least from_id
- * (those of this run), at most max of them. */
-void fz_crashinfo_dir(const fz_cfg_t *cfg, const char *dir, uint32_t from_id, uint32_t max);
+/* The same, under a "crash: PATH" line, for every crash file in dir whose
+ * id:N is at least from_id (those of this run), at most max of them;
+ * files for which skip (when not NULL) returns non-zero were reported
+ * already and are left out. */
+void fz_crashinfo_dir(const fz_cfg_t *cfg, const char *dir, uint32_t from_id, uint32_t max,
+                      int (*skip)(void *ctx, const char *name), void *ctx);
 
 /* --artifact-prefix PREFIX: also write a saved crash (kind "crash") or
  * hang ("timeout") as PREFIX<kind>-<sha1 of the bytes>, libFuzzer's names:

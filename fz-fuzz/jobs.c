@@ -430,7 +430,7 @@ static int finish(fz_state_t *st, fz_jobs_shared_t *sh, uint64_t start)
         snprintf(dir, sizeof dir, "%s/%s/crashes", st->cfg.out_root, s->name);
         printf("fz-fuzz: %llu crash(es) saved in %s (see README.txt there to reproduce)\n",
                (unsigned long long)(s->crashes - s->crashes_at_start), dir);
-        fz_crashinfo_dir(&st->cfg, dir, (uint32_t)s->crashes_at_start, FZ_JOBS_REPORTS);
+        fz_crashinfo_dir(&st->cfg, dir, (uint32_t)s->crashes_at_start, FZ_JOBS_REPORTS, NULL, NULL);
     }
     fflush(stdout);
     if (crashed)

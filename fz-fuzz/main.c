@@ -378,14 +378,19 @@ static uint64_t pick_seed(void)
 }
 
 /* The first lines of each new crash's report, for the log of a CI run
- * (the coordinator of -j prints those of all its instances instead). */
+ * (the coordinator of -j prints those of all its instances instead): with
+ * its site's line and command for a crash with a site, on its own for
+ * the others (no fz runtime, the program's own handler). */
 static void report_crashes(fz_state_t *st, uint32_t from_id)
 {
-    if (st->jobs.shared)
+    if (st->jobs.shared) {
+        fz_triage_summary(st, 0);
         return;
+    }
+    fz_triage_summary(st, FZ_REPORT_CRASHES);
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/crashes", st->out.dir);
-    fz_crashinfo_dir(&st->cfg, dir, from_id, FZ_REPORT_CRASHES);
+    fz_crashinfo_dir(&st->cfg, dir, from_id, FZ_REPORT_CRASHES, fz_triage_summarized, st);
 }
 
 static int run_campaign(fz_state_t *st, int argc, char **argv)
@@ -453,7 +458,6 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
         printf("fz-fuzz: %u crash(es) saved by the earlier run still crash (exit 3 until they "
                "are fixed; fz-fuzz --replay %s/crashes lists them)\n",
                st->crashes_still, st->out.dir);
-    fz_triage_summary(st);
     dying_state = NULL;
     free_exec(st);
     fz_i2s_free(&st->i2s);

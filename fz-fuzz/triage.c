@@ -3,7 +3,6 @@
  * minimizing crashes, and the README in crashes/ that says how to reproduce
  * them.  See triage.h for the uniqueness rule.
  */
-#include "fz-fuzz/crashinfo.h"
 #include "triage.h"
 
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <string.h>
 
 #include "core/coverage.h"
+#include "fz-fuzz/crashinfo.h"
 #include "fz-fuzz/fuzz.h"
 #include "core/minimize.h"
 #include "fz-log.h"
@@ -125,15 +125,30 @@ static void shell_quote(const char *s, char *out, size_t n)
     out[o] = 0;
 }
 
-void fz_triage_summary(const fz_state_t *st)
+/* The sites fz_triage_summary lists. */
+static int summarized(const fz_site_rec_t *r)
 {
-    uint32_t n = fz_sites_new(&st->sites);
+    return r->this_run && !r->alias_of && r->file;
+}
+
+int fz_triage_summarized(void *ctx, const char *name)
+{
+    const fz_state_t *st = ctx;
+    for (uint32_t i = 0; i < st->sites.n; i++)
+        if (summarized(&st->sites.v[i]) && strcmp(st->sites.v[i].file, name) == 0)
+            return 1;
+    return 0;
+}
+
+void fz_triage_summary(const fz_state_t *st, uint32_t max_reports)
+{
+    uint32_t n = fz_sites_new(&st->sites), shown = 0;
     if (!n)
         return;
     printf("fz-fuzz: %u new crash site%s; to reproduce each:\n", n, n == 1 ? "" : "s");
     for (uint32_t i = 0; i < st->sites.n; i++) {
         const fz_site_rec_t *r = &st->sites.v[i];
-        if (!r->this_run || r->alias_of || !r->file)
+        if (!summarized(r))
             continue;
         char where[256], path[4096], quoted[4200], cmd[4400];
         fz_sites_describe(r, where, sizeof where);
@@ -141,6 +156,8 @@ void fz_triage_summary(const fz_state_t *st)
         shell_quote(path, quoted, sizeof quoted);
         repro_cmd(st, quoted, cmd, sizeof cmd);
         printf("  %s%s:\n    %s\n", where, r->flaky ? " (flaky site)" : "", cmd);
+        if (shown++ < max_reports)
+            fz_crashinfo_print(&st->cfg, path);
     }
 }
 

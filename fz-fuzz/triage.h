@@ -53,7 +53,12 @@ int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ex
                    const fz_origin_t *o);
 
 /* End of a run: one line per crash site this run found, with the command
- * that reproduces it (the same list is in crashes/README.txt). */
-void fz_triage_summary(const fz_state_t *st);
+ * that reproduces it (the same list is in crashes/README.txt) and, for the
+ * first max_reports of them, the report a rerun prints (crashinfo.h). */
+void fz_triage_summary(const fz_state_t *st, uint32_t max_reports);
+
+/* Non-zero when the crash file name was reported by fz_triage_summary
+ * (st is the state, as a void * for fz_crashinfo_dir's skip). */
+int fz_triage_summarized(void *st, const char *name);
 
 #endif

@@ -8,6 +8,9 @@
 #    each path its own edges): one crash file;
 #  - a fault inside the runtime's own handler ("S", x86-64): the run ends,
 #    with the first fault's signal (SIGILL), and is still saved;
+#  - a crash three calls deep, through a variable-size frame and, for
+#    abort(), through libc's frames: its site names leaf < mid < top
+#    (testcases/crash_deep.c, -O2);
 #  - fz-tmin keeps the site as fz-fuzz does;
 #  - the end-of-run lines name each new site with a command that
 #    reproduces it; crashes/README.txt lists them; fuzzer_stats counts them.
@@ -54,6 +57,21 @@ while read -r cmd; do
 done < <(grep '^    \./target ' log)
 [ "$n" = "$sites" ] || fail "$n reproducing commands for $sites sites"
 ok "$sites crash sites, $(ls "$C" | grep -c '^id:') files; one for four paths; A and B both kept"
+
+# The frames of a deep crash are the three functions it is in, for a
+# fault and for abort() (whose first frames are libc's, skipped).
+fzcc -O2 -o deep "$FZ_ROOT/testcases/crash_deep.c" || fail "fz-cc could not build crash_deep.c"
+mkdir dseeds && printf 'W' >dseeds/w
+rc=0
+fz-fuzz -q -s 1 -E 3000 -i dseeds -o dout -- ./deep @@ >dlog 2>&1 || rc=$?
+[ $rc = 3 ] || { cat dlog; fail "deep: fz-fuzz exited $rc, not 3 (crashes found)"; }
+for sig in SIGSEGV SIGABRT; do
+    line=$(grep -m1 "^  $sig at exe+" dlog) || { cat dlog; fail "deep: no $sig site line"; }
+    names=$(echo "$line" | grep -o 'exe+0x[0-9a-f]*' | sed 's/exe+//' |
+        xargs addr2line -f -e deep | sed -n '1~2p' | sed 's/\..*//' | tr '\n' ' ')
+    [ "$names" = "leaf mid top " ] || fail "deep: the $sig site names '$names', not 'leaf mid top' ($line)"
+done
+ok "a crash three calls deep: leaf < mid < top, for a fault and for abort()"
 
 # fz-tmin keeps the site too: B's input stays B, though "B" alone aborts (A).
 printf 'B!okxxxxxxxx' >b.in

@@ -5,8 +5,8 @@
 # counters of N bytes, an internal __fz_area pointing at them, a weak
 # __fz_register, a constructor of FZ_CTOR_PRIORITY_REGISTER that tests the
 # weak symbol and registers N slots), one load of __fz_area per
-# instrumented function, inline NeverZero increments (addb $1 / adcb $0 on
-# the counter in memory), and no call added
+# instrumented function, inline NeverZero increments (cmpb $-1 / sbbb $-2
+# on the counter in memory), and no call added
 # per edge.  GCC only, x86-64 assembly.  Built with FZ_NO_CMP=1: the
 # comparison hooks (a guarded call per compare, a logging copy of each
 # function that has some) are cmplog_hooks.sh's.
@@ -53,10 +53,10 @@ for O in -O0 -O1 -O2 -O3; do
     loads=$(grep -cE 'mov[q]?\s__fz_area\(%rip\)' $s)
     [ "$loads" -ge 1 ] && [ "$loads" -lt "$fns" ] ||
         fail "$O: $loads loads of __fz_area for $fns functions (one per instrumented function)"
-    # At every level each increment is addb $1 then adcb $0 on the counter
-    # in memory (NeverZero through the carry, two read-modify-write
-    # instructions); GCC may duplicate a block, never drop one.
-    inc=$(grep -A1 -E '^\saddb\s\$1, [0-9]*\(%[a-z0-9]+\)$' $s | grep -cE '^\sadcb\s\$0, [0-9]*\(%[a-z0-9]+\)$')
-    [ "$inc" -ge "$n" ] || fail "$O: $inc addb/adcb increments for $n slots"
+    # At every level each increment is cmpb $-1 then sbbb $-2 on the
+    # counter in memory (NeverZero through the carry: c + 2 - (c < 255));
+    # GCC may duplicate a block, never drop one.
+    inc=$(grep -A1 -E '^\scmpb\s\$-1, [0-9]*\(%[a-z0-9]+\)$' $s | grep -cE '^\ssbbb\s\$-2, [0-9]*\(%[a-z0-9]+\)$')
+    [ "$inc" -ge "$n" ] || fail "$O: $inc cmpb/sbbb increments for $n slots"
     ok "$O: $n slots, ABI as in docs/internals.md, $loads map loads, no added call"
 done

@@ -1,7 +1,8 @@
 #!/bin/bash
 # llvm_pass.sh - what the Clang/LLVM pass emits, checked on the IR and on
 # running programs: the module ABI of docs/internals.md at -O0..-O3, no call
-# per edge, counters invisible to ASan, the deny-list, a binary linked
+# per edge (on x86 the cmpb/sbbb increment in the IR and the assembly),
+# counters invisible to ASan, the deny-list, a binary linked
 # without the runtime, and afl-showmap reading a fz-clang binary.
 # Clang only: lib.sh's fzcc is then fz-clang.
 FZ_TEST_CC=clang
@@ -23,6 +24,7 @@ edges() {
 export FZ_NO_CMP=1
 
 # 1. The IR at every -O level.
+case $(clang -dumpmachine) in x86_64-* | i?86-*) x86=1 ;; *) x86=0 ;; esac
 for O in -O0 -O1 -O2 -O3; do
     ll=$T/t$O.ll
     FZ_QUIET=0 clang $O -fpass-plugin="$so" -S -emit-llvm "$T/t.c" -o "$ll" 2>"$T/r$O" ||
@@ -42,16 +44,30 @@ for O in -O0 -O1 -O2 -O3; do
     grep -q 'icmp ne .*@__fz_register, .*null' "$ll" ||
         fail "$O: the constructor does not test the weak symbol"
     # The map pointer loaded once per instrumented function, one !nosanitize
-    # store per slot, and no call other than the constructor's.
+    # increment per slot (on x86 the asm cmpb $-1 / sbbb $-2 on the counter
+    # in memory, elsewhere a load and a store), and no call other than the
+    # constructor's.
     fns=$(grep -c '^define ' "$ll")
     loads=$(grep -c 'load i8\*, i8\*\* @__fz_area, align 8, !nosanitize' "$ll")
     [ "$loads" -ge 1 ] && [ "$loads" -lt "$fns" ] ||
         fail "$O: $loads loads of __fz_area for $fns functions (one per instrumented function)"
-    stores=$(grep -c 'store i8 .*!nosanitize' "$ll")
-    [ "$stores" = "$n" ] || fail "$O: $stores counter stores for $n slots"
+    if [ "$x86" = 1 ]; then
+        incs=$(grep -c 'call void asm "cmpb $$-1, $1\\0A\\09sbbb $$-2, $0", "=\*m,\*m,~{cc}.*!nosanitize' "$ll")
+    else
+        incs=$(grep -c 'store i8 .*!nosanitize' "$ll")
+    fi
+    [ "$incs" = "$n" ] || fail "$O: $incs counter increments for $n slots"
     clang $O -S -emit-llvm "$T/t.c" -o "$T/plain$O.ll"
-    [ "$(grep -c ' call ' "$ll")" = "$(($(grep -c ' call ' "$T/plain$O.ll") + 1))" ] ||
+    [ "$(grep -v 'call void asm "cmpb' "$ll" | grep -c ' call ')" = "$(($(grep -c ' call ' "$T/plain$O.ll") + 1))" ] ||
         fail "$O: the pass added calls besides the constructor's"
+    # On x86 each increment stays those two instructions on the counter in
+    # memory down to the assembly (code generation may duplicate a block,
+    # never drop one).
+    if [ "$x86" = 1 ]; then
+        FZ_QUIET=1 clang $O -fpass-plugin="$so" -S "$T/t.c" -o "$T/t$O.s" || fail "clang $O -S with the pass failed"
+        inc=$(grep -A1 -E '^\scmpb\s\$-1, [0-9]*\(%[a-z0-9]+\)$' "$T/t$O.s" | grep -cE '^\ssbbb\s\$-2, [0-9]*\(%[a-z0-9]+\)$')
+        [ "$inc" -ge "$n" ] || fail "$O: $inc cmpb/sbbb increments in the assembly for $n slots"
+    fi
     ok "$O: $n slots, ABI as in docs/internals.md"
 done
 
