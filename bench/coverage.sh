@@ -27,12 +27,13 @@
 # bench/out/src, which is never committed.
 #
 # Environment: BENCH_SECONDS (per run, default 300), BENCH_TRIALS (default
-# 3; trial N uses -s N for both fuzzers), BENCH_FZ (the fz-fuzz binary,
-# default bin/fz-fuzz: point it at an older build to compare), BENCH_FZ_ARGS
-# (more fz-fuzz options, e.g. -d to measure the deterministic stages), BENCH_AFL=0
-# to skip afl-fuzz, BENCH_LIBFUZZER=0 to skip libFuzzer, BENCH_AFFINITY=0 so that neither fuzzer binds to a CPU
-# (needed where other processes hold every CPU).  The machine should be
-# otherwise idle; runs are sequential.
+# 3; trial N uses -s N for every fuzzer, -seed=N for libFuzzer), BENCH_FZ
+# (the fz-fuzz binary, default bin/fz-fuzz: point it at an older build to
+# compare), BENCH_FZ_ARGS (more fz-fuzz options, e.g. -d to measure the
+# deterministic stages), BENCH_AFL=0 to skip afl-fuzz, BENCH_LIBFUZZER=0 to
+# skip libFuzzer, BENCH_AFFINITY=0 so that neither fz-fuzz nor afl-fuzz
+# binds to a CPU (needed where other processes hold every CPU; libFuzzer
+# never binds).  The machine should be otherwise idle; runs are sequential.
 #
 # The fuzzers' own edge counts are not comparable (different
 # instrumentation), so coverage is measured one way for all: every queue
@@ -70,7 +71,7 @@ have_afl=0
 if [ "${BENCH_AFL:-1}" != 0 ] && command -v afl-fuzz >/dev/null && command -v afl-clang-fast >/dev/null; then
     have_afl=1
 else
-    echo "afl-fuzz / afl-clang-fast not installed (or BENCH_AFL=0): fz-fuzz only"
+    echo "afl-fuzz / afl-clang-fast not installed (or BENCH_AFL=0): afl-fuzz rows skipped"
 fi
 
 # fetch PKG: the unpacked Debian source of PKG in $src (cached).
@@ -214,7 +215,9 @@ measure() {
     if [ "$1" = libfuzzer ]; then
         # No per-minute figure; the average is libFuzzer's own (runs over
         # its whole run, from -print_final_stats).
-        printf -- '- %s - ' "$(sed -n 's/^stat::average_exec_per_sec: *//p' "$w/libfuzzer.log")"
+        local avg
+        avg=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$w/libfuzzer.log")
+        printf -- '- %s - ' "${avg:-0}"
         q=$w/run/corpus pat='*'
     else
         local stats=$w/run/default/fuzzer_stats
