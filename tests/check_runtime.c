@@ -9,7 +9,8 @@
  * fuzzer dying first while idle or mid-run, sleeping instead of spinning
  * when idle or with no spin budget); and batches over direct mode
  * (negotiation, runs back to back until a new bucket, a crash, an exit or
- * a hang mid-batch, the loop count ending mid-batch, a bad range).
+ * a hang mid-batch, the loop count ending mid-batch, a bad range, the
+ * fuzzer dying while a batch's run hangs).
  *
  * Targets (built by runtime/module.mk, hand-instrumented, no fz-cc needed):
  *   build/rt/rt_edges  testcases/rt_edges.c, 16 slots, stdin/file input
@@ -824,6 +825,32 @@ START_TEST(batch_loop_end_and_bad_range)
 }
 END_TEST
 
+START_TEST(batch_fuzzer_dies_mid_batch)
+{
+    /* The fuzzer goes away while a batch's run hangs: the forkserver and
+     * the child end all the same; nothing keeps running the batch. */
+    tgt_t t;
+    v1_start(&t, LOOP, direct_env);
+    seen(&t, 1);
+    const char *in[] = {"a", "a", "h", "a", NULL};
+    bput(&t, in);
+    breq(&t, 1, 0, 4);
+    WAIT_FOR(t.cp->bcur == 2 && t.cp->pid != 0);
+    uint32_t child = t.cp->pid;
+    close(t.ctl);
+    int s, waited = 0;
+    while (waitpid(t.pid, &s, WNOHANG) == 0 && waited++ < 5000)
+        usleep(1000);
+    ck_assert_msg(waited < 5000, "the forkserver outlived the fuzzer");
+    WAIT_FOR(ended((pid_t)child));
+    t.pid = getpid(); /* already reaped: keep tgt_stop off it */
+    t.ctl = -1;
+    t.cp->pid = 0;
+    close(t.st), close(t.in_fd), close(t.err_fd);
+    shmdt(t.map), shmdt(t.fuzz), shmdt(t.cp), shmdt(t.batch), shmdt(t.virgin);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("runtime");
@@ -848,6 +875,7 @@ int main(void)
     tcase_add_test(tc, batch_runs_until_a_new_bucket);
     tcase_add_test(tc, batch_crash_exit_and_hang_mid_batch);
     tcase_add_test(tc, batch_loop_end_and_bad_range);
+    tcase_add_test(tc, batch_fuzzer_dies_mid_batch);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }
