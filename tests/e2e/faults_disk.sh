@@ -13,7 +13,9 @@ mount -t tmpfs -o size=64k tmpfs small || fz_skip "cannot mount a tmpfs here (a 
 cleanup() { umount "$T/small" 2>/dev/null; }
 
 # 10. Seeds that do not fit: nothing of the campaign is kept.
-mkdir bigseeds && for i in 1 2 3; do head -c 30000 /dev/urandom >bigseeds/s$i; done
+# Random bytes after an 'x': ft's crash mode aborts on a leading 'C', and a
+# seed that crashes is skipped (one run in 85 lost a seed that way).
+mkdir bigseeds && for i in 1 2 3; do { printf x; head -c 29999 /dev/urandom; } >bigseeds/s$i; done
 expect "disk full while seeding" 1 "nothing of it was kept" fz-fuzz -q -s 1 -E 300 -i bigseeds -o small/out -- ./ft crash @@
 left=$(ls -A small/out/default/queue)
 [ -z "$left" ] || { cleanup; fail "disk full while seeding left queue files: $left"; }
