@@ -62,10 +62,6 @@ void fz_exec_stop(fz_exec_t *x)
             free(x->virgin[k]);
         x->virgin[k] = NULL;
     }
-    if (x->batch_own)
-        free(x->batch);
-    x->batch = NULL;
-    x->batch_own = 0;
     x->batch_n = x->batch_used = 0;
     fz_fsrv_stop(&x->fs);
 }
@@ -114,24 +110,17 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
 
 int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
 {
-    if (!x->batch) {
-        if (x->fs.batch) {
-            x->batch = x->fs.shm.batch;
-        } else {
-            x->batch = malloc(sizeof(fz_batch_t));
-            if (!x->batch)
-                return -1;
-            x->batch_own = 1;
-        }
-    }
+    fz_batch_t *b = x->fs.shm.batch;
+    if (!x->fs.batch)
+        return -1;
     if (len > FZ_MAX_INPUT)
         len = FZ_MAX_INPUT;
     if (x->batch_n >= FZ_BATCH_MAX || len > FZ_BATCH_DATA - x->batch_used)
         return -1;
-    x->batch->off[x->batch_n] = x->batch_used;
-    x->batch->len[x->batch_n] = len;
+    b->off[x->batch_n] = x->batch_used;
+    b->len[x->batch_n] = len;
     if (len)
-        memcpy(x->batch->data + x->batch_used, buf, len);
+        memcpy(b->data + x->batch_used, buf, len);
     /* 8-byte aligned starts keep the target's copy fast. */
     x->batch_used += (len + 7u) & ~7u;
     if (x->batch_used > FZ_BATCH_DATA)
@@ -142,8 +131,9 @@ int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
 
 const uint8_t *fz_exec_batch_input(const fz_exec_t *x, uint32_t i, uint32_t *len)
 {
-    *len = x->batch->len[i];
-    return x->batch->data + x->batch->off[i];
+    const fz_batch_t *b = x->fs.shm.batch;
+    *len = b->len[i];
+    return b->data + b->off[i];
 }
 
 void fz_exec_batch_clear(fz_exec_t *x)
@@ -154,17 +144,6 @@ void fz_exec_batch_clear(fz_exec_t *x)
 fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_exec_rec_t *rec,
                                   uint32_t *at)
 {
-    if (!x->fs.batch) {
-        /* One at a time, stopping where the target would have. */
-        for (uint32_t i = from; i < from + n; i++) {
-            uint32_t len;
-            const uint8_t *buf = fz_exec_batch_input(x, i, &len);
-            *at = i;
-            if (fz_exec_run(x, buf, len, 0, rec) != FZ_RUN_OK || rec->new_bits)
-                break;
-        }
-        return rec->result;
-    }
     memset(rec, 0, sizeof(*rec));
     rec->timeout_ms = x->timeout_ms;
     rec->result = fz_fsrv_run_batch(&x->fs, from, n, rec->timeout_ms, at);

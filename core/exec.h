@@ -69,10 +69,7 @@ typedef struct fz_exec {
     int raw;             /* FZ_EXEC_RAW */
     uint8_t *virgin[FZ_VIRGIN_KINDS]; /* 0xff = unseen; NULL without FZ_EXEC_VIRGIN */
     uint64_t blind_seen[FZ_VIRGIN_KINDS]; /* blind mode: bit per signal (hang: bit 0) seen */
-    /* Batches: the inputs waiting (fs.shm.batch when the target takes
-     * batches, else our own copy, allocated on first use). */
-    fz_batch_t *batch;
-    int batch_own;       /* batch is ours to free */
+    /* Batches: the inputs waiting in the target's batch segment. */
     uint32_t batch_n;    /* inputs in it */
     uint32_t batch_used; /* bytes of batch->data in use */
 } fz_exec_t;
@@ -94,18 +91,18 @@ void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms);
 fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32_t timeout_ms,
                             fz_exec_rec_t *rec);
 
-/* Batches.  A stage queues its candidates with fz_exec_batch_add and runs
- * them with fz_exec_run_batch, which gives the same records as running
- * them one by one with fz_exec_run and stopping at the first that is not
- * an exit with nothing new: a target that takes batches (core/fsrv.h,
- * fz_fsrv_run_batch) runs them back to back and judges them itself, any
- * other target runs them one at a time here.  Either way the caller sees
- * only the run that stopped the batch; the runs before it are counted
- * (fs.total_execs) and need nothing done.
+/* Batches, for a target that takes them (fs.batch; core/fsrv.h,
+ * fz_fsrv_run_batch).  A stage queues its candidates with
+ * fz_exec_batch_add and runs them with fz_exec_run_batch, which gives the
+ * same record as running them one by one with fz_exec_run and stopping at
+ * the first that is not an exit with nothing new: the target runs them
+ * back to back and judges them itself.  The caller sees only the run that
+ * stopped the batch; the runs before it are counted (fs.total_execs) and
+ * need nothing done.  A target that takes no batches gets fz_exec_run.
  *
  * fz_exec_batch_add queues len bytes (len <= FZ_MAX_INPUT) and returns 0,
- * or -1 when the batch is full (FZ_BATCH_MAX inputs or FZ_BATCH_DATA bytes):
- * run it and clear it first. */
+ * or -1 when the batch is full (FZ_BATCH_MAX inputs or FZ_BATCH_DATA bytes)
+ * or the target takes no batches: run it and clear it first. */
 int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len);
 
 /* Queued input i and its length. */

@@ -268,8 +268,8 @@ static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_or
 /* Runs the candidates waiting in the batch, in order, and judges each
  * run that stopped it, exactly as if each had gone through run_one: the
  * same runs, the same records, the same -E count (a stop test before each
- * part, which is cut to the runs left).  Only the hand-over differs: a
- * target that takes batches runs the boring ones without a word. */
+ * part, which is cut to the runs left).  Only the hand-over differs: the
+ * target runs the boring ones without a word. */
 static void flush_batch(fz_state_t *st)
 {
     fz_exec_t *x = &st->exec;
@@ -280,34 +280,36 @@ static void flush_batch(fz_state_t *st)
             k = (uint32_t)(st->cfg.max_execs - fz_state_execs(st));
         fz_exec_rec_t rec;
         uint32_t at, len;
-        uint64_t t0 = fz_now_us();
         fz_exec_run_batch(x, from, k, &rec, &at);
-        uint64_t took = fz_now_us() - t0;
         const uint8_t *buf = fz_exec_batch_input(x, at, &len);
         judge(st, buf, len, &st->batch.origin[at], &rec);
-        /* The next batch lasts about FZ_BATCH_TARGET_US.  Only the grouping
-         * of runs reads the clock, never which runs are made. */
-        uint64_t per = took / (at - from + 1);
-        uint64_t want = per ? FZ_BATCH_TARGET_US / per : FZ_BATCH_RUNS;
+        /* The next batch lasts about FZ_BATCH_TARGET_US at this part's
+         * pace (rec.exec_us: its mean run).  Only the grouping of runs
+         * reads the clock, never which runs are made. */
+        uint64_t want = rec.exec_us ? FZ_BATCH_TARGET_US / rec.exec_us : FZ_BATCH_RUNS;
         st->batch.size = want < 1 ? 1 : want > FZ_BATCH_RUNS ? FZ_BATCH_RUNS : (uint32_t)want;
         from = at + 1;
     }
     fz_exec_batch_clear(x);
 }
 
-/* Queues a candidate of a batched stage (havoc and the walks; not
- * input-to-state, whose next candidates depend on each run's log).  Only
- * a target that takes batches gets more than one at a time. */
+/* A candidate of a batched stage (havoc and the walks; not input-to-state,
+ * whose next candidates depend on each run's log): queued when the target
+ * takes batches, run at once otherwise. */
 static void push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
 {
     fz_exec_t *x = &st->exec;
+    if (!x->fs.batch) {
+        run_one(st, buf, len, o, 0);
+        return;
+    }
     if (fz_exec_batch_add(x, buf, len) != 0) {
         flush_batch(st);
         if (fz_exec_batch_add(x, buf, len) != 0)
-            fz_die("out of memory");
+            fz_die("a %u-byte input does not fit in an empty batch", len);
     }
     st->batch.origin[x->batch_n - 1] = *o;
-    if (!x->fs.batch || x->batch_n >= st->batch.size || x->batch_used >= FZ_BATCH_BYTES)
+    if (x->batch_n >= st->batch.size || x->batch_used >= FZ_BATCH_BYTES)
         flush_batch(st);
 }
 

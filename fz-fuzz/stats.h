@@ -118,9 +118,6 @@ int fz_stats_json(const char *stats, char *buf, size_t n);
  * decision of the fuzz loop depends on it when -s is given). */
 uint64_t fz_now_ms(void);
 
-/* A monotonic clock in microseconds (for sizing batches: fuzz.c). */
-uint64_t fz_now_us(void);
-
 struct fz_state;
 
 /* Gather r from the running campaign. */

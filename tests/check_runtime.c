@@ -155,15 +155,21 @@ static int run(tgt_t *t, const char *input, uint32_t was_killed, uint32_t *pid)
     return (int)rd_ok(t);
 }
 
+/* Closes what is left of the fuzzer's side: descriptors and segments. */
+static void tgt_release(tgt_t *t)
+{
+    close(t->ctl), close(t->st), close(t->in_fd), close(t->err_fd);
+    shmdt(t->map), shmdt(t->fuzz), shmdt(t->cp), shmdt(t->batch), shmdt(t->virgin);
+}
+
 static void tgt_stop(tgt_t *t)
 {
     kill(t->pid, SIGKILL);
     waitpid(t->pid, NULL, 0);
-    close(t->ctl), close(t->st), close(t->in_fd), close(t->err_fd);
     pid_t live = (pid_t)t->cp->pid;
     if (live > 0)
         kill(live, SIGKILL);
-    shmdt(t->map), shmdt(t->fuzz), shmdt(t->cp), shmdt(t->batch), shmdt(t->virgin);
+    tgt_release(t);
 }
 
 static int map_count(tgt_t *t)
@@ -433,6 +439,22 @@ static int sleeping(pid_t pid)
     return s >= 18;
 }
 
+/* The fuzzer goes away (closing 198 is what its death does, SIGKILL
+ * included): the forkserver must exit and child (0: none) end; then the
+ * rest of t is released.  k names the case in a failure. */
+static void fuzzer_leaves(tgt_t *t, uint32_t child, int k)
+{
+    close(t->ctl);
+    t->ctl = -1;
+    int s, waited = 0;
+    while (waitpid(t->pid, &s, WNOHANG) == 0 && waited++ < 5000)
+        usleep(1000);
+    ck_assert_msg(waited < 5000, "the forkserver outlived the fuzzer (case %d)", k);
+    if (child)
+        WAIT_FOR(ended((pid_t)child));
+    tgt_release(t);
+}
+
 START_TEST(direct_negotiation)
 {
     tgt_t t;
@@ -621,18 +643,7 @@ START_TEST(direct_fuzzer_dies_first)
             child = t.cp->pid;
             ck_assert_uint_ne(child, 0);
         }
-        close(t.ctl);
-        int s, waited = 0;
-        while (waitpid(t.pid, &s, WNOHANG) == 0 && waited++ < 5000)
-            usleep(1000);
-        ck_assert_msg(waited < 5000, "the forkserver outlived the fuzzer (case %d)", k);
-        if (child)
-            WAIT_FOR(ended((pid_t)child));
-        t.pid = getpid(); /* already reaped: keep tgt_stop off it */
-        t.ctl = -1;
-        t.cp->pid = 0;
-        close(t.st), close(t.in_fd), close(t.err_fd);
-        shmdt(t.map), shmdt(t.fuzz), shmdt(t.cp), shmdt(t.batch), shmdt(t.virgin);
+        fuzzer_leaves(&t, child, k);
     }
 }
 END_TEST
@@ -836,18 +847,7 @@ START_TEST(batch_fuzzer_dies_mid_batch)
     bput(&t, in);
     breq(&t, 1, 0, 4);
     WAIT_FOR(t.cp->bcur == 2 && t.cp->pid != 0);
-    uint32_t child = t.cp->pid;
-    close(t.ctl);
-    int s, waited = 0;
-    while (waitpid(t.pid, &s, WNOHANG) == 0 && waited++ < 5000)
-        usleep(1000);
-    ck_assert_msg(waited < 5000, "the forkserver outlived the fuzzer");
-    WAIT_FOR(ended((pid_t)child));
-    t.pid = getpid(); /* already reaped: keep tgt_stop off it */
-    t.ctl = -1;
-    t.cp->pid = 0;
-    close(t.st), close(t.in_fd), close(t.err_fd);
-    shmdt(t.map), shmdt(t.fuzz), shmdt(t.cp), shmdt(t.batch), shmdt(t.virgin);
+    fuzzer_leaves(&t, t.cp->pid, 0);
 }
 END_TEST
 
