@@ -107,7 +107,9 @@ farm_unpack() {
     local dsc
     dsc=$(farm_fetch "$1") || return 1
     rm -rf "$2" && mkdir -p "$(dirname "$2")" &&
-        dpkg-source --no-check -x "$dsc" "$2" >"$2.unpack.log" 2>&1
+        dpkg-source --no-check -x "$dsc" "$2" >"$2.unpack.log" 2>&1 || return 1
+    # dpkg-source leaves links to the tarballs beside the tree.
+    find "$(dirname "$2")" -maxdepth 1 -name "${1}_*" -delete
 }
 
 # --- the build systems' default steps ---------------------------------------
