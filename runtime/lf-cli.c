@@ -465,8 +465,10 @@ static int dispatch(lf_opts_t *o, int *argc, char ***argv)
             return 1;
         }
     }
-    if (o->minimize_crash)
+    if (o->minimize_crash) {
+        __fz_lf_driver = 1; /* fz-tmin runs the harness, not this process */
         return __fz_lf_minimize_crash(o);
+    }
     if (!o->n_dirs && !o->merge) {
         /* Reproduce mode (or -cleanse_crash=1): the fuzzing flags do not
          * apply, and say so. */

@@ -735,10 +735,12 @@ int __fz_lf_minimize_crash(const lf_opts_t *o)
     char *argv[] = {tmin, "-q", "-E", runs, "-i", o->files[0], "-o", out, "--", self, NULL};
     int status = __fz_lf_wait_status(__fz_lf_spawn(argv, 2, NULL));
     int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (ok && __fz_lf_read_file(out, &len))
+    uint8_t *got = ok ? __fz_lf_read_file(out, &len) : NULL;
+    if (got)
         fprintf(stderr, "CRASH_MIN: minimized input written to %s (%zu bytes)\n", out, len);
     else
         fprintf(stderr, "ERROR: fz-tmin could not minimize '%s'\n", o->files[0]);
+    free(got);
     free(out);
     free(tmin);
     free(self);
