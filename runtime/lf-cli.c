@@ -193,9 +193,13 @@ int __fz_lf_parse_args(lf_opts_t *o, int argc, char **argv)
     o->files = calloc((size_t)argc, sizeof *o->files);
     if (!o->dirs || !o->files)
         return 1;
+    int dashdash = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (a[0] == '-' && a[1]) {
+        if (a[0] == '-' && a[1] == '-') { /* as libFuzzer: "--" and "--x" are no flags */
+            if (!dashdash++)
+                fprintf(stderr, "INFO: libFuzzer ignores flags that start with '--'\n");
+        } else if (a[0] == '-' && a[1]) {
             if (parse_flag(o, a) != 0)
                 return 1;
         } else if (__fz_lf_is_dir(a) || a[strlen(a) - 1] == '/') {
