@@ -115,7 +115,6 @@ if [[ " $jobs " == *" oss "* ]]; then
         o=$w/oss-$b
         mkdir -p "$o/out" "$o/tmp"
         cp "$w/$b/zc" "$o/out/zc"
-        printf 'BUX' >/dev/null
         # run_fuzzer: a seed corpus zip beside the target, as OSS-Fuzz builds ship it.
         (cd "$w/in/seeds" && python3 -c "import zipfile,sys,os; z=zipfile.ZipFile(sys.argv[1],'w'); [z.write(f) for f in sorted(os.listdir('.'))]" "$o/out/zc_seed_corpus.zip")
         mkdir -p "$o/corpus" && cp "$w/in/seeds/"* "$o/corpus/"
@@ -152,14 +151,29 @@ if [[ " $jobs " == *" oss "* ]]; then
     for v in run_fuzzer reproduce-crash reproduce-hang reproduce-oom reproduce-leak bad_build_check; do
         row "oss-fuzz $v" "$(cat "$w/oss-fz/v.$v")" "$(cat "$w/oss-lf/v.$v")"
     done
-    # coverage: OSS-Fuzz's coverage script on the coverage builds, over the seeds.
+    # coverage: OSS-Fuzz's coverage script on the coverage builds, over the
+    # seeds.  Stood in for: llvm-profdata/llvm-cov of clang's own version
+    # (the image has one LLVM), profraw_update.py (it rewrites clang-14's
+    # .profraw for the newer LLVM of OSS-Fuzz's image, which makes it
+    # unreadable here: a no-op), and Chromium's coverage_utils.py, which the
+    # script's coverage_helper runs (no shared libraries here; no
+    # post-processing of the report).
+    shim=$w/shim
+    mkdir -p "$shim"
+    for t in llvm-profdata llvm-cov; do
+        ln -sf "$(command -v "$t-14" || command -v "$t")" "$shim/$t"
+    done
+    printf 'import sys\nsys.exit(0)\n' >"$shim/coverage_utils.py"
+    printf '#!/bin/sh\nexit 0\n' >"$shim/profraw_update.py"
+    chmod +x "$shim/profraw_update.py"
     for b in fzcov lfcov; do
         o=$w/oss-$b
         mkdir -p "$o/out" "$o/corpus/zc" "$o/tmp"
         cp "$w/$b/zc" "$o/out/zc"
         cp "$w/in/seeds/"* "$o/corpus/zc/"
-        ( cd "$o" && env PATH="$br:$PATH" OUT="$o/out" CORPUS_DIR="$o/corpus" FUZZING_LANGUAGE=c \
+        ( cd "$o" && env PATH="$shim:$br:$PATH" OUT="$o/out" CORPUS_DIR="$o/corpus" FUZZING_LANGUAGE=c \
             FUZZING_ENGINE=libfuzzer SANITIZER=coverage COVERAGE_EXTRA_ARGS= HTTP_PORT= \
+            CODE_COVERAGE_SRC="$shim" \
             TMPDIR="$o/tmp" SRC="$w/zlib" timeout 300 bash "$br/coverage" zc >"$o/coverage.log" 2>&1 )
         rc=$?
         lines=$(python3 - "$o/out/report/linux/summary.json" <<'PY' 2>/dev/null

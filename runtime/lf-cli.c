@@ -473,7 +473,7 @@ static int dispatch(lf_opts_t *o, int *argc, char ***argv)
         __fz_lf_driver = 1; /* fz-tmin runs the harness, not this process */
         return __fz_lf_minimize_crash(o);
     }
-    if (!o->n_dirs && !o->merge) {
+    if (!o->n_dirs && o->n_files && !o->merge) {
         /* Reproduce mode (or -cleanse_crash=1): the fuzzing flags do not
          * apply, and say so. */
         if (o->max_total_time || o->jobs || o->workers || o->fork || o->dict)

@@ -368,6 +368,12 @@ int __fz_lf_fuzz(const lf_opts_t *o)
     /* The corpus first, in this process, as libFuzzer does: a crashing
      * file ends the run here with its crash-<sha1>. */
     long max_len = __fz_lf_run_corpus(o, &w.corp_n, &w.corp_bytes);
+    if (!__fz_lf_cov()) {
+        fprintf(stderr, "ERROR: no interesting inputs were found. Is the code instrumented for "
+                        "coverage? Exiting.\n(fz: build the harness with fz-cc/fz-clang "
+                        "-fsanitize=fuzzer; libraries with -fsanitize=fuzzer-no-link)\n");
+        return 1;
+    }
     w.base = __fz_lf_runs();
     long left = o->runs < 0 ? -1 : o->runs - (long)w.base;
     if (o->runs >= 0 && left <= 0) {
@@ -451,8 +457,12 @@ int __fz_lf_fuzz(const lf_opts_t *o)
             __fz_lf_final_stats();
         }
     } else if (rc == 0 || lf_stop) {
-        fprintf(stderr, "Done %llu runs in %llu second(s)\n",
-                (unsigned long long)(w.base + w.execs),
+        /* fz-fuzz stops at -E N, give or take a calibration run: -runs=N
+         * ends "Done N runs", as libFuzzer's does. */
+        uint64_t done = w.base + w.execs;
+        if (o->runs >= 0 && done > (uint64_t)o->runs)
+            done = (uint64_t)o->runs;
+        fprintf(stderr, "Done %llu runs in %llu second(s)\n", (unsigned long long)done,
                 (unsigned long long)((now_ms() - w.start) / 1000));
         __fz_lf_final_stats();
     }
