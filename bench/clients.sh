@@ -21,7 +21,8 @@
 #       (defaults: /work/peers/src/clusterfuzz /work/peers/src/oss-fuzz;
 #        fetch google/clusterfuzz and google/oss-fuzz; never commit them)
 #   CLIENTS_FUZZ_SECONDS=30 (ClusterFuzz fuzz job and run_fuzzer), CLIENTS_KEEP=1
-#   (keep the scratch directory), CLIENTS_JOBS="cf oss" (which half to run).
+#   (keep the scratch directory), CLIENTS_JOBS="cf oss speed" (which parts to
+#   run; speed: -merge=1 and -runs=N wall time against libFuzzer's, median of 3).
 # Needs clang-14 with libclang-rt (libFuzzer), python3, llvm-profdata and
 # llvm-cov (coverage job), zlib's Debian source (apt-get source zlib, or
 # /work/srccache).  Exit status: 0 when every verdict agrees.
@@ -30,7 +31,7 @@ root=$PWD
 cf=$(realpath "${1:-/work/peers/src/clusterfuzz}")
 oss=$(realpath "${2:-/work/peers/src/oss-fuzz}")
 secs=${CLIENTS_FUZZ_SECONDS:-30}
-jobs=${CLIENTS_JOBS:-cf oss}
+jobs=${CLIENTS_JOBS:-cf oss speed}
 [ -d "$cf/src/clusterfuzz" ] || { echo "clients.sh: no ClusterFuzz source at $cf" >&2; exit 2; }
 [ -d "$oss/infra/base-images/base-runner" ] || { echo "clients.sh: no OSS-Fuzz source at $oss" >&2; exit 2; }
 export PATH=$root/bin:$PATH
@@ -185,6 +186,53 @@ PY
         echo "exit $rc, ${lines:-no report}" >"$o/v.coverage"
     done
     row "oss-fuzz coverage" "$(cat "$w/oss-fzcov/v.coverage")" "$(cat "$w/oss-lfcov/v.coverage")"
+fi
+
+# --- speed: -merge=1 over 2x400 files and -runs=100000 from the seeds, each
+# build three times (median), the planted bug off (ZC_NOBUG=1).
+if [[ " $jobs " == *" speed "* ]]; then
+    python3 - "$w/speed" <<'PY'
+import os, random, sys, zlib
+random.seed(1)
+for d in ('A', 'B'):
+    os.makedirs(os.path.join(sys.argv[1], d), exist_ok=True)
+    for i in range(400):
+        data = bytes(random.choice(b'abcdefghij \n<>{}0123') for _ in range(random.randint(1, 300)))
+        k = random.randint(0, 2)
+        if k == 0:
+            c = zlib.compressobj(random.randint(0, 9), zlib.DEFLATED, -15)
+            s = b'\0' + c.compress(data) + c.flush()
+        elif k == 1:
+            s = b'\x02' + zlib.compress(data, random.randint(0, 9))
+        else:
+            c = zlib.compressobj(6, zlib.DEFLATED, 31)
+            s = b'\x01' + c.compress(data) + c.flush()
+        if random.random() < 0.3:
+            s = s[:random.randint(1, len(s))]
+        open(os.path.join(sys.argv[1], d, 'f%d' % i), 'wb').write(s)
+PY
+    # median SECONDS of three runs of: CMD...
+    median() {
+        local t=()
+        for i in 1 2 3; do
+            /usr/bin/time -f %e -o "$w/time.out" "$@" >/dev/null 2>&1
+            t+=("$(tail -n 1 "$w/time.out")")
+        done
+        printf '%s\n' "${t[@]}" | sort -n | sed -n 2p
+    }
+    for b in fz lf; do
+        s=$w/speed
+        merge_t=$(cd "$s" && median sh -c "rm -rf out && mkdir out && ZC_NOBUG=1 $w/$b/zc -merge=1 out A B")
+        runs_t=$(cd "$s" && median sh -c "rm -rf c && mkdir c && cp $w/in/seeds/* c/ && ZC_NOBUG=1 $w/$b/zc -runs=100000 -seed=1 c")
+        echo "$merge_t $runs_t" >"$s/$b"
+    done
+    read -r fm fr <"$w/speed/fz"
+    read -r lm lr <"$w/speed/lf"
+    # verdict: within 1.5x of libFuzzer's time (libFuzzer's own row: the reference).
+    within() { python3 -c "print('within 1.5x; %.2fx' % ($1 / max($2, 0.01)) if $1 <= 1.5 * max($2, 0.01) else 'SLOWER than 1.5x; %.2fx' % ($1 / max($2, 0.01)))"; }
+    row "speed -merge=1 2x400 files" "$(within "$fm" "$lm") (${fm} s)" "within 1.5x; reference (${lm} s)"
+    row "speed -runs=100000" "$(within "$fr" "$lr") (${fr} s)" "within 1.5x; reference (${lr} s)"
+    echo "speed (median of 3): -merge=1 fz ${fm} s, libFuzzer ${lm} s; -runs=100000 fz ${fr} s, libFuzzer ${lr} s"
 fi
 
 # --- the table.
