@@ -26,12 +26,13 @@
 /* How often the driver looks at fz-fuzz's output directory. */
 #define LF_POLL_MS 100
 
-static volatile sig_atomic_t lf_stop;
+static volatile sig_atomic_t lf_stop, lf_interrupted;
 
 static void on_signal(int sig)
 {
     (void)sig;
     lf_stop = 1;
+    lf_interrupted = 1;
 }
 
 static uint64_t now_ms(void)
@@ -456,7 +457,13 @@ int __fz_lf_fuzz(const lf_opts_t *o)
             }
             __fz_lf_final_stats();
         }
-    } else if (rc == 0 || lf_stop) {
+    } else if (lf_interrupted) {
+        /* SIGINT, SIGTERM, SIGHUP: fz-fuzz was stopped; end as libFuzzer
+         * does when interrupted. */
+        fprintf(stderr, "==%d== libFuzzer: run interrupted; exiting\n", (int)getpid());
+        __fz_lf_final_stats();
+        rc = 72;
+    } else if (rc == 0) {
         /* fz-fuzz stops at -E N, give or take a calibration run: -runs=N
          * ends "Done N runs", as libFuzzer's does. */
         uint64_t done = w.base + w.execs;

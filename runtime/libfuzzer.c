@@ -177,14 +177,25 @@ static int fuzz_loop(int argc, char **argv, int shm_input)
  * checks one by one) is not checked, nor is a fuzzed child whose inputs
  * are checked one by one (ck.leaks): what is left at its exit belongs to
  * no input.  Reproduction keeps the check at exit, as libFuzzer does. */
+static int exiting;
+
+static void mark_exit(void)
+{
+    exiting = 1;
+}
+
 __attribute__((visibility("default"))) int __lsan_is_turned_off(void)
 {
-    return __fz_lf_driver || ck.leaks;
+    /* Only the check at exit: LeakSanitizer asks this before every check,
+     * and the checks after each input must run. */
+    return exiting && (__fz_lf_driver || ck.leaks);
 }
 
 __attribute__((visibility("default"))) int main(int argc, char **argv)
 {
     int under_fuzzer = getenv(FZ_ENV_SHM_ID) != NULL;
+    /* Registered after the sanitizer's own exit check, so it runs first. */
+    atexit(mark_exit);
     /* Run the libFuzzer way: the command line decides (lf-cli.c). */
     if (!under_fuzzer && argc > 1)
         return __fz_lf_main(argc, argv);
