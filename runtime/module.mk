@@ -38,7 +38,7 @@ $(LIBFZ)/fz-libfuzzer.o: $(LF_SRCS:%.c=$(OBJ)/rt/%.o)
 .PHONY: lf-driver-install
 lf-driver-install:
 	@mkdir -p $(OBJ)/rt/installed
-	$(CC) $(RT_CFLAGS) -DFZ_BINDIR='"$(PREFIX)/bin"' -c runtime/lf-cli.c -o $(OBJ)/rt/installed/lf-cli.o
+	$(CC) $(RT_CFLAGS) -g0 -DFZ_BINDIR='"$(PREFIX)/bin"' -c runtime/lf-cli.c -o $(OBJ)/rt/installed/lf-cli.o
 	ld -r $(OBJ)/rt/runtime/libfuzzer.o $(OBJ)/rt/installed/lf-cli.o $(OBJ)/rt/runtime/lf-modes.o $(OBJ)/rt/runtime/lf-run.o \
 		-o $(DESTDIR)$(PREFIX)/lib/fz/fz-libfuzzer.o
 
