@@ -38,8 +38,14 @@ struct fz_rt_module {
  * marker (afl-showmap does not report it), so module ranges start at 1. */
 #define FZ_RT_FIRST_SLOT 1
 
+/* Defined (non-zero) by the libFuzzer driver when it wants coverage
+ * outside a fuzzer; weak, so other programs do not have it. */
+extern const int __fz_lf_local_map __attribute__((weak));
+#define FZ_RT_LOCAL_MAP (64u << 20)
+
 static struct {
     int tried;       /* attach attempted (once per process) */
+    int local;       /* map is the driver's private one */
     int error;       /* FZ_FS_ERROR_* from the attempt, 0 if fine */
     int sys_errno;   /* errno of the failed attach */
     uint8_t *map;    /* the fuzzer's map, NULL outside a fuzzer */
@@ -57,8 +63,21 @@ int __fz_rt_map_attach(void)
         return rt_map.error;
     rt_map.tried = 1;
     const char *id_str = getenv(FZ_ENV_SHM_ID);
-    if (!id_str || !*id_str)
+    if (!id_str || !*id_str) {
+        /* The libFuzzer driver run outside a fuzzer measures coverage
+         * itself (runtime/lf-run.c): a private map, reserved, not
+         * committed, so only the slots in use cost memory. */
+        if (&__fz_lf_local_map && __fz_lf_local_map) {
+            void *m = mmap(NULL, FZ_RT_LOCAL_MAP, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (m != MAP_FAILED) {
+                rt_map.map = m;
+                rt_map.cap = FZ_RT_LOCAL_MAP;
+                rt_map.local = 1;
+            }
+        }
         return 0;
+    }
     char *end;
     long id = strtol(id_str, &end, 10);
     struct shmid_ds ds;
@@ -107,6 +126,13 @@ __attribute__((visibility("default"))) void __fz_register(uint8_t **area, uint32
         rt_map.mods[rt_map.nmods++] = (struct fz_rt_module){area, *area};
     *area = rt_map.map + base;
     rt_map.used = (uint32_t)(base + n);
+}
+
+uint8_t *__fz_rt_map_local(uint32_t *used, uint32_t *nmods)
+{
+    *used = rt_map.used;
+    *nmods = rt_map.nmods;
+    return rt_map.local ? rt_map.map : NULL;
 }
 
 uint32_t __fz_rt_map_size(void)

@@ -22,6 +22,11 @@ FZ_RT_HIDDEN int __fz_rt_map_attach(void);
 /* errno of a failed attach (0 if none). */
 FZ_RT_HIDDEN int __fz_rt_map_errno(void);
 
+/* The libFuzzer driver outside a fuzzer (__fz_lf_local_map): its private
+ * map, slots [0, *used) handed out to *nmods modules; NULL under a fuzzer
+ * or without one. */
+FZ_RT_HIDDEN uint8_t *__fz_rt_map_local(uint32_t *used, uint32_t *nmods);
+
 /* Map size the program needs: sum of every registered module's slots,
  * rounded up to FZ_MAP_SIZE_MIN (never 0). */
 FZ_RT_HIDDEN uint32_t __fz_rt_map_size(void);
