@@ -114,6 +114,8 @@ static void fsrv_config(const fz_cfg_t *cfg, fz_fsrv_cfg_t *f)
     f->mem_limit_mb = (uint32_t)cfg->mem_mb;
     f->blind = cfg->blind;
     f->debug_child = cfg->debug_child;
+    if (cfg->unbound)
+        f->no_affinity = 1;
 }
 
 /* argv joined with spaces, single-quoting words that need it. */

@@ -26,6 +26,7 @@ typedef struct fz_cfg {
     int is_secondary;     /* -S given (neither: a lone instance that never syncs) */
     uint32_t jobs;        /* -j N: instances of this campaign (0: one per free core) */
     int jobs_given;       /* -j given (the coordinator runs; jobs.h) */
+    int unbound;          /* -j: this instance got no free core; run unbound */
     uint32_t sync_secs;   /* FZ_SYNC_SECS (or AFL_SYNC_TIME x 60): seconds between syncs */
     uint32_t timeout_ms;  /* -t: per-run timeout; 0 = from calibration */
     uint32_t hang_ms;     /* FZ_HANG_TMOUT / AFL_HANG_TMOUT: a hang is confirmed with
