@@ -276,6 +276,7 @@ static void setup_exec(fz_state_t *st)
     if (fz_exec_start(&st->exec, &fcfg, FZ_EXEC_VIRGIN, err, sizeof(err)) != 0)
         fz_die("%s", err);
     fz_i2s_started(st);
+    fz_diag_modules(st); /* uninstrumented shared libraries: said once, at start-up */
     size_t m = st->exec.map_size;
     st->calib.first = xalloc_map(m);
     st->calib.var_map = xalloc_map(m);
@@ -463,6 +464,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     dying_state = NULL;
     free_exec(st);
     fz_i2s_free(&st->i2s);
+    free(st->diag.libs_warning);
     fz_sync_free(&st->sync);
     fz_queue_free(&st->queue);
     fz_sites_free(&st->sites);
