@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fz-config.h"
+#include "fz-fuzz/aflenv.h"
 #include "fz-fuzz/calibrate.h"
 #include "fz-fuzz/crashinfo.h"
 #include "fz-fuzz/jobs.h"
@@ -116,6 +117,7 @@ static void fsrv_config(const fz_cfg_t *cfg, fz_fsrv_cfg_t *f)
     f->debug_child = cfg->debug_child;
     if (cfg->unbound)
         f->no_affinity = 1;
+    f->legacy_map_size = cfg->afl_map_size;
 }
 
 /* argv joined with spaces, single-quoting words that need it. */
@@ -421,6 +423,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
         st->cfg.seed = pick_seed();
     fz_rng_seed(&st->rng, st->cfg.seed);
     fz_queue_init(&st->queue, st->exec.map_size);
+    st->queue.schedule = st->cfg.schedule; /* -p */
     fz_status_init(st);
     /* Nothing is written until every seed has passed: a seed that hangs
      * (or all crashing) must not leave a campaign that a rerun with the
@@ -475,6 +478,23 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     return found ? FZ_EXIT_CRASH : FZ_EXIT_OK;
 }
 
+static void warn_line(void *ctx, const char *line)
+{
+    (void)ctx;
+    fz_warn("%s", line);
+}
+
+/* One line for each AFL++ option and AFL_* variable given that fz does not
+ * honour, and each misspelled name (aflenv.h); once, before -j forks. */
+static void say_not_honoured(const fz_cfg_t *cfg)
+{
+    for (int i = 0; i < cfg->n_afl_notes; i++)
+        fz_warn("option %s: %s", cfg->afl_flags[i], cfg->afl_notes[i]);
+    fz_aflenv_scan(environ, warn_line, NULL);
+    if (cfg->schedule_name)
+        fz_info("power schedule: %s (-p)", cfg->schedule_name);
+}
+
 int main(int argc, char **argv)
 {
     static fz_state_t st; /* large; static only to keep it off the stack */
@@ -490,6 +510,7 @@ int main(int argc, char **argv)
         break;
     }
     check_target(&st.cfg);
+    say_not_honoured(&st.cfg);
     install_signals();
     if (st.cfg.replay_dir) {
         fz_fsrv_cfg_t fcfg;
