@@ -59,6 +59,7 @@ void fz_jobs_publish(fz_state_t *st, int force)
     s->crashes_at_start = st->stats.crashes_at_start;
     s->hangs = r.saved_hangs;
     s->imported = r.corpus_imported;
+    s->found = r.corpus_found;
     if (st->ui.files_ready)
         __atomic_store_n(&s->state, FZ_JOB_RUNNING, __ATOMIC_RELAXED);
 }
@@ -261,6 +262,7 @@ static __attribute__((noreturn)) void child_main(fz_state_t *st, uint32_t i, int
 typedef struct jobs_total {
     uint64_t execs, crashes, new_crashes, hangs, pass_ms;
     uint32_t corpus, edges, running, passed, died;
+    uint32_t seeds; /* the most seeds any instance holds (counted once in corpus) */
     uint64_t pass_max;
     double eps;
 } jobs_total_t;
@@ -278,8 +280,13 @@ static void total(const fz_jobs_shared_t *sh, jobs_total_t *t, uint64_t secs)
         t->pass_ms += s->pass_ms_total;
         if (s->pass_ms_max > t->pass_max)
             t->pass_max = s->pass_ms_max;
-        if (s->corpus > t->corpus)
-            t->corpus = s->corpus;
+        /* The campaign's corpus: every instance's own finds, plus the seeds
+         * once (each instance holds them all; imports are others' finds).
+         * fz-plot's total counts the same way. */
+        uint32_t seeds = s->corpus > s->found + s->imported ? s->corpus - s->found - s->imported : 0;
+        t->corpus += s->found;
+        if (seeds > t->seeds)
+            t->seeds = seeds;
         if (s->edges > t->edges)
             t->edges = s->edges;
         if (s->state == FZ_JOB_RUNNING || s->state == FZ_JOB_STARTING) {
@@ -288,6 +295,7 @@ static void total(const fz_jobs_shared_t *sh, jobs_total_t *t, uint64_t secs)
         }
         t->died += s->state == FZ_JOB_DIED;
     }
+    t->corpus += t->seeds;
     if (!t->running && secs) /* all ended: the campaign's average */
         t->eps = (double)t->execs / (double)secs;
 }
@@ -345,7 +353,7 @@ static void campaign_line(FILE *f, const fz_cfg_t *cfg, const fz_jobs_shared_t *
     total(sh, &t, secs);
     time_left(cfg, &t, secs, left, sizeof left);
     fprintf(f,
-            "[%llus] -j %u: execs %llu (%.0f/s), corpus %u, edges %u (best instance), crashes "
+            "[%llus] -j %u: execs %llu (%.0f/s), corpus %u (own finds), edges %u (best instance), crashes "
             "%llu, hangs %llu, finds passed %u (mean %llu ms, max %llu ms), running %u/%u%s%s\n",
             (unsigned long long)secs, sh->n, (unsigned long long)t.execs, t.eps, t.corpus, t.edges,
             (unsigned long long)t.crashes, (unsigned long long)t.hangs, t.passed,
@@ -366,7 +374,8 @@ static void draw(const fz_cfg_t *cfg, const fz_jobs_shared_t *sh, uint64_t secs)
     printf("\033[H  fz-fuzz %s -j %u  --  %s\033[K\n\n"
            "  run time   %lluh %02llum %02llus%s\033[K\n"
            "  execs      %llu  (%.0f/s)\033[K\n"
-           "  corpus     %u entries, %u edges (the best instance's)\033[K\n"
+           "  corpus     %u entries (the instances' own finds and the seeds), %u edges (the best "
+           "instance's)\033[K\n"
            "  crashes    %llu saved (%llu new), hangs %llu\033[K\n"
            "  passing    %u finds taken from another instance (mean %llu ms, max %llu ms)\033[K\n\n"
            "  %-10s %4s %-18s %12s %9s %7s %6s %8s %6s\033[K\n",

@@ -40,6 +40,8 @@ struct fz_rt_module {
  * marker (afl-showmap does not report it), so module ranges start at 1. */
 #define FZ_RT_FIRST_SLOT 1
 
+_Static_assert(sizeof(fz_diag_t) <= FZ_DIAG_SIZE, "fz_diag_t outgrew its page");
+
 /* Registrations whose address (the module's map pointer, in its own data)
  * the runtime keeps to tell which loaded objects are instrumented
  * (__fz_rt_map_report_modules).  Past this many, the count still grows and
