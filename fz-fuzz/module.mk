@@ -1,7 +1,7 @@
 # fz-fuzz/module.mk - the fuzzer, bin/fz-fuzz, and its unit tests.  It
 # links the execution core and the mutation engine by their fixed paths.
 
-FUZZ_SRCS := fz-fuzz/options.c fz-fuzz/names.c fz-fuzz/queue.c fz-fuzz/outdir.c fz-fuzz/stats.c \
+FUZZ_SRCS := fz-fuzz/options.c fz-fuzz/names.c fz-fuzz/queue.c fz-fuzz/schedule.c fz-fuzz/outdir.c fz-fuzz/stats.c \
 	fz-fuzz/status.c fz-fuzz/diag.c fz-fuzz/resume.c fz-fuzz/calibrate.c fz-fuzz/sites.c fz-fuzz/triage.c fz-fuzz/fuzz.c fz-fuzz/replay.c \
 	fz-fuzz/i2s.c
 FUZZ_SRCS += fz-fuzz/sync.c fz-fuzz/dictfile.c fz-fuzz/jobs.c fz-fuzz/crashinfo.c fz-fuzz/aflenv.c
@@ -19,7 +19,7 @@ FUZZ_TESTS += $(OBJ)/tests/check_sync $(OBJ)/tests/check_sites $(OBJ)/tests/chec
 FUZZ_TESTS += $(OBJ)/tests/check_aflenv
 UNIT_TESTS += $(FUZZ_TESTS)
 
-$(OBJ)/tests/check_queue: tests/check_queue.c $(OBJ)/fz-fuzz/queue.o $(OBJ)/fz-fuzz/names.o
+$(OBJ)/tests/check_queue: tests/check_queue.c $(OBJ)/fz-fuzz/queue.o $(OBJ)/fz-fuzz/schedule.o $(OBJ)/fz-fuzz/names.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 

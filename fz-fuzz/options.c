@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fz-config.h"
-#include "fz-fuzz/queue.h"
+#include "fz-fuzz/schedule.h"
 #include "fz-fuzz/sync.h"
 #include "core/opts.h"
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fz-fuzz/names.h"
+#include "fz-fuzz/schedule.h"
 #include "fz-log.h"
 
 static void *xrealloc(void *p, size_t n)
@@ -113,73 +114,26 @@ void fz_queue_shrink(fz_queue_t *q, fz_entry_t *e, const uint8_t *data, uint32_t
     update_top_rated(q, e); /* cheaper now: it may win slots */
 }
 
-/* The fast schedule's energy in quarters of FZ_ENERGY_BASE; novelty and
- * decay switch its boost for new entries and its cut for entries fuzzed
- * many times (explore and seek drop one each). */
-static uint64_t fast_quarters(const fz_queue_t *q, const fz_entry_t *e, uint32_t rarity,
-                              int novelty, int decay)
-{
-    /* In quarters of FZ_ENERGY_BASE: the base is what a favored entry that
-     * alone reaches some edge gets; entries whose every edge others reach
-     * too get down to a quarter of it. */
-    uint64_t quarters = rarity <= 1 ? 4 : rarity <= 4 ? 3 : rarity <= 16 ? 2 : 1;
-    if (rarity == UINT32_MAX)
-        quarters = 4; /* no coverage (blind mode): everyone alike */
-    if (novelty && !e->was_fuzzed)
-        quarters *= 2; /* new: most likely to lead somewhere new */
-    if (q->n_favored && !e->favored)
-        quarters = (quarters + 1) / 2;
-    if (decay && e->turns > 16)
-        quarters = (quarters + 1) / 2; /* fuzzed a lot already without a find behind it */
-    return quarters;
-}
-
-/* The other -p schedules (queue.h), in quarters of FZ_ENERGY_BASE. */
-static uint64_t schedule_quarters(const fz_queue_t *q, const fz_entry_t *e, uint32_t rarity)
-{
-    uint64_t r = rarity == UINT32_MAX || rarity == 0 ? 1 : rarity, t = (uint64_t)e->turns + 1;
-    switch (q->schedule) {
-    case FZ_SCHED_EXPLORE:
-        return fast_quarters(q, e, rarity, 1, 0);
-    case FZ_SCHED_SEEK:
-        return fast_quarters(q, e, rarity, 0, 1);
-    case FZ_SCHED_EXPLOIT:
-        return 4;
-    case FZ_SCHED_COE: {
-        uint64_t sum = 0;
-        for (uint32_t k = 0; k < q->n_seen; k++)
-            sum += q->edge_freq[q->seen[k]];
-        if (q->n_seen && rarity != UINT32_MAX && (uint64_t)rarity * q->n_seen > sum)
-            return 0; /* more often reached than the mean: the minimum */
-        return fast_quarters(q, e, rarity, 1, 1);
-    }
-    case FZ_SCHED_LIN:
-        return 4 * t / r;
-    case FZ_SCHED_QUAD:
-        return 4 * t * t / r;
-    case FZ_SCHED_MMOPT: {
-        uint32_t recent = q->n / 20 ? q->n / 20 : 1;
-        if (e->id + recent >= q->n)
-            return UINT32_MAX; /* the maximum */
-        return fast_quarters(q, e, rarity, 1, 1);
-    }
-    case FZ_SCHED_RARE:
-        return rarity <= 1 ? UINT32_MAX : rarity <= 4 ? 8 : rarity <= 16 ? 4 : 0;
-    default:
-        return fast_quarters(q, e, rarity, 1, 1);
-    }
-}
-
 uint32_t fz_queue_energy(const fz_queue_t *q, const fz_entry_t *e)
 {
     uint32_t rarity = UINT32_MAX;
     for (uint32_t k = 0; k < e->n_edges; k++)
         if (e->edges[k] < q->map_size && q->edge_freq[e->edges[k]] < rarity)
             rarity = q->edge_freq[e->edges[k]];
-    uint64_t quarters = q->schedule == FZ_SCHED_FAST ? fast_quarters(q, e, rarity, 1, 1)
-                                                     : schedule_quarters(q, e, rarity);
-    if (quarters > 4 * (uint64_t)FZ_ENERGY_MAX)
-        quarters = 4 * (uint64_t)FZ_ENERGY_MAX;
+    /* In quarters of FZ_ENERGY_BASE: the base is what a favored entry that
+     * alone reaches some edge gets; entries whose every edge others reach
+     * too get down to a quarter of it. */
+    uint64_t quarters = rarity <= 1 ? 4 : rarity <= 4 ? 3 : rarity <= 16 ? 2 : 1;
+    if (rarity == UINT32_MAX)
+        quarters = 4; /* no coverage (blind mode): everyone alike */
+    if (!e->was_fuzzed)
+        quarters *= 2; /* new: most likely to lead somewhere new */
+    if (q->n_favored && !e->favored)
+        quarters = (quarters + 1) / 2;
+    if (e->turns > 16)
+        quarters = (quarters + 1) / 2; /* fuzzed a lot already without a find behind it */
+    if (q->schedule) /* -p other than fast (schedule.h) */
+        quarters = fz_schedule_quarters(q, e, rarity, quarters);
     uint64_t n = quarters * FZ_ENERGY_BASE / 4;
     return n < FZ_ENERGY_MIN ? FZ_ENERGY_MIN : n > FZ_ENERGY_MAX ? FZ_ENERGY_MAX : (uint32_t)n;
 }

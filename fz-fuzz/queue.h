@@ -42,42 +42,6 @@
  * entries waited twice as long for theirs (the crash took ~9.5k runs
  * instead of ~5.4k). */
 #define FZ_ENERGY_BASE 256
-
-/* Power schedules (-p NAME), AFL++'s names mapped onto fz's energy rule
- * (fz_queue_energy); docs/options.md says the same for users.  AFL++'s
- * schedules also change how it picks the next entry; fz's walk stays the
- * round-robin above whatever -p says, so only the energy changes.
- *  fast    (the default) the rule above: the rarer an entry's rarest edge,
- *          the more candidates; new and favored entries get more, entries
- *          fuzzed over 16 times less.
- *  explore the same without the cut for entries fuzzed many times: steady
- *          effort on every entry.
- *  exploit AFL's original constant energy: every entry gets
- *          FZ_ENERGY_BASE, whatever it reaches or how often it ran.
- *  coe     cut-off exponential: an entry whose rarest edge is reached by
- *          more entries than the queue's mean gets FZ_ENERGY_MIN; the others
- *          as fast.
- *  lin     energy grows linearly with the turns an entry has had and falls
- *          with its rarity count: FZ_ENERGY_BASE x turns / rarity.
- *  quad    the same with the turns squared.
- *  mmopt   fast, plus the newest 5% of the queue (at least the newest entry)
- *          gets FZ_ENERGY_MAX: recent finds are explored at once.
- *  rare    rarity alone, steeper: an edge only this entry reaches gives
- *          FZ_ENERGY_MAX, and neither novelty, favor nor turns count.
- *  seek    fast without the boost for entries never fuzzed yet.
- * All are counts, never times, so every schedule is reproducible with -s. */
-enum {
-    FZ_SCHED_FAST = 0,
-    FZ_SCHED_EXPLORE,
-    FZ_SCHED_EXPLOIT,
-    FZ_SCHED_COE,
-    FZ_SCHED_LIN,
-    FZ_SCHED_QUAD,
-    FZ_SCHED_MMOPT,
-    FZ_SCHED_RARE,
-    FZ_SCHED_SEEK,
-    FZ_SCHED_COUNT
-};
 #define FZ_ENERGY_MIN 32
 #define FZ_ENERGY_MAX 512
 
@@ -114,7 +78,7 @@ typedef struct fz_queue {
     uint32_t *edge_freq; /* per slot: queue entries that reach it */
     uint32_t n_seen;
     int dirty; /* top_rated changed since the favored set was computed */
-    int schedule; /* -p: FZ_SCHED_* (0, fast, unless the caller sets another) */
+    int schedule; /* -p: FZ_SCHED_* (schedule.h); 0, fast, unless the caller sets another */
 } fz_queue_t;
 
 /* map_size: number of slots edges may name (0 when the map is unknown yet). */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fz-fuzz/options.h"
-#include "fz-fuzz/queue.h"
+#include "fz-fuzz/schedule.h"
 #include "fz-fuzz/sync.h"
 #include "tests/check-run.h"
 

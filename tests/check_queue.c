@@ -8,6 +8,7 @@
 
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/queue.h"
+#include "fz-fuzz/schedule.h"
 #include "tests/check-run.h"
 
 const char *fz_log_prog = "check_queue";
