@@ -34,6 +34,7 @@ static const struct env_row afl_rows[] = {
     {"AFL_MAP_SIZE", FZ_ENV_HONOURED, "map size of a target that reports none"},
     {"AFL_MAPSIZE", FZ_ENV_HONOURED, "the same as AFL_MAP_SIZE"},
     {"AFL_CUSTOM_MUTATOR_LIBRARY", FZ_ENV_HONOURED, "docs/custom-mutators.md"},
+    {"AFL_CUSTOM_MUTATOR_ONLY", FZ_ENV_HONOURED, "docs/custom-mutators.md"},
     {"AFL_IGNORE_UNKNOWN_ENVS", FZ_ENV_HONOURED, "no warnings about unknown names"},
     /* What it asks for is what fz does anyway. */
     {"AFL_SKIP_CPUFREQ", FZ_ENV_NO_EFFECT, "fz never checks the CPU frequency governor"},
@@ -54,8 +55,6 @@ static const struct env_row afl_rows[] = {
     {"AFL_PYTHON_MODULE", FZ_ENV_IGNORED,
      "fz has no Python mutators; write the mutator in C and load it with "
      "AFL_CUSTOM_MUTATOR_LIBRARY"},
-    {"AFL_CUSTOM_MUTATOR_ONLY", FZ_ENV_IGNORED,
-     "fz runs its own stages beside a custom mutator"},
     {"AFL_CUSTOM_MUTATOR_LATE_SEND", FZ_ENV_IGNORED, "fz has no late-send hook"},
     {"AFL_CUSTOM_INFO_PROGRAM", FZ_ENV_IGNORED, "fz passes no target information to mutators"},
     {"AFL_CUSTOM_INFO_PROGRAM_ARGV", FZ_ENV_IGNORED, "fz passes no target information to mutators"},
@@ -189,7 +188,10 @@ static const char *const fz_names[] = {
     "FZ_CC", "FZ_CXX", "FZ_QUIET", "FZ_NO_CMP", "FZ_CMP_SITES", "FZ_NO_PRUNE", "FZ_DENYLIST",
     "FZ_COV_FSRV", "FZ_GCOV", "FZ_LLVM_COV", "FZ_LLVM_PROFDATA", "FZ_FUZZ", "FZ_SECRETKEY",
     "FZ_TEST_CC", "FZ_TEST_STRICT", "FZ_DEMO_SECONDS", "FZ_DEMO_DIR", "FZ_AFLPP_SRC",
-    "FZ_RUNNER", "FZ_ROOT", "FZ_BIN", "FZ_PLUGIN", "FZ_BINDIR",
+    "FZ_RUNNER", "FZ_ROOT", "FZ_BIN", "FZ_PLUGIN", "FZ_BINDIR", "FZ_CC_FALLBACK_LOG",
+    "FZ_CC_NO_FALLBACK", "FZ_TEST_CRASH", "FZ_TEST_MUT_LOG", "FZ_CUSTOM_MUTATOR",
+    "FZ_CUSTOM_MUTATOR_LIBRARY", "FZ_CUSTOM_MUTATOR_ONLY", "FZ_NO_CUSTOM", "FZ_VALUE_PROFILE",
+    "FZ_LF_DETECT_LEAKS", "FZ_LF_MALLOC_LIMIT_MB", "FZ_LF_RSS_LIMIT_MB",
 };
 
 #define N_ROWS (sizeof afl_rows / sizeof afl_rows[0])

@@ -39,6 +39,8 @@ START_TEST(test_status)
     ck_assert_int_eq(fz_aflenv_status("AFL_NO_UI", NULL), FZ_ENV_HONOURED);
     ck_assert_int_eq(fz_aflenv_status("AFL_MAP_SIZE", NULL), FZ_ENV_HONOURED);
     ck_assert_int_eq(fz_aflenv_status("AFL_CUSTOM_MUTATOR_LIBRARY", NULL), FZ_ENV_HONOURED);
+    ck_assert_int_eq(fz_aflenv_status("AFL_CUSTOM_MUTATOR_ONLY", NULL), FZ_ENV_HONOURED);
+    ck_assert_int_eq(fz_aflenv_status("FZ_CC_NO_FALLBACK", NULL), FZ_ENV_HONOURED);
     ck_assert_int_eq(fz_aflenv_status("AFL_PYTHON_MODULE", &note), FZ_ENV_IGNORED);
     ck_assert_ptr_nonnull(note);
     ck_assert_int_eq(fz_aflenv_status("AFL_QEMU_PERSISTENT_ADDR", &note), FZ_ENV_IGNORED);
@@ -62,7 +64,7 @@ START_TEST(test_scan)
                    "AFL_SKIP_CPUFREQ=1",           /* what fz does anyway: silent */
                    "AFL_USE_ASAN=1",               /* afl-cc's: silent */
                    "AFL_PYTHON_MODULE=mut",        /* not honoured */
-                   "AFL_CUSTOM_MUTATOR_ONLY=1",    /* not honoured */
+                   "AFL_CUSTOM_MUTATOR_LATE_SEND=1", /* not honoured */
                    "AFL_FRIDA_INST_RANGES=x",      /* binary-only */
                    "AFL_NO_AFINITY=1",             /* misspelled AFL_ */
                    "AFL_SOMETHING_ELSE_ENTIRELY=1", /* unknown AFL_ */
@@ -73,7 +75,7 @@ START_TEST(test_scan)
     ck_assert_int_eq(scan(&l, env), 6);
     ck_assert_msg(strstr(l.text[0], "AFL_PYTHON_MODULE") && strstr(l.text[0], "does not honour"),
                   "%s", l.text[0]);
-    ck_assert_msg(strstr(l.text[1], "AFL_CUSTOM_MUTATOR_ONLY"), "%s", l.text[1]);
+    ck_assert_msg(strstr(l.text[1], "AFL_CUSTOM_MUTATOR_LATE_SEND"), "%s", l.text[1]);
     ck_assert_msg(strstr(l.text[2], "AFL_FRIDA_INST_RANGES") && strstr(l.text[2], "fz-cc"), "%s",
                   l.text[2]);
     ck_assert_msg(strstr(l.text[3], "did you mean AFL_NO_AFFINITY?"), "%s", l.text[3]);
