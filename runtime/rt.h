@@ -44,6 +44,12 @@ FZ_RT_HIDDEN int __fz_rt_map_any_new(const uint8_t *virgin, size_t virgin_len);
  * the last persistent iteration (exit handlers) leaves the map alone. */
 FZ_RT_HIDDEN void __fz_rt_map_detach(void);
 
+/* Fills the diagnostics page's module report (include/fz-protocol.h):
+ * the loaded objects that registered edges, and the program's shared
+ * libraries that carry no fz instrumentation.  Call before the handshake;
+ * nothing without a page. */
+FZ_RT_HIDDEN void __fz_rt_map_report_modules(void);
+
 /* rt-input.c: non-zero when the harness defined __afl_sharedmem_fuzzing. */
 FZ_RT_HIDDEN int __fz_rt_wants_shm_input(void);
 
