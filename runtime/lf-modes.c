@@ -503,6 +503,7 @@ static void merge_inner(lf_file_t *v, size_t n, size_t initial, const uint8_t *m
     if (!out)
         _exit(1);
     setvbuf(out, NULL, _IOLBF, 0);
+    __fz_lf_rss_thread();
     for (size_t i = 0; i < n; i++) {
         if (i < from && !(i < initial || (mark[i] & 1)))
             continue;
