@@ -61,6 +61,7 @@ typedef struct {
 } lf_file_t;
 void __fz_lf_init(int *argc, char ***argv) LF_FRAME(10, Initialize);
 void __fz_lf_setup(const lf_opts_t *o, int keep_artifacts);
+void __fz_lf_rss_thread(void);
 size_t __fz_lf_execute(const uint8_t *data, size_t len, size_t *new_edges)
     LF_FRAME(15, ExecuteCallback);
 int __fz_lf_reproduce(const lf_opts_t *o, const char *argv0) LF_FRAME(10, RunOneTest);

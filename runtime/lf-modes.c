@@ -217,7 +217,7 @@ static int check_corpus(const lf_opts_t *o)
 
 /* fz-fuzz's command line for the options. */
 static char **fuzz_argv(const lf_opts_t *o, char *tool, char *self, const char *seeds,
-                        const char *out, long runs, long max_len)
+                        const char *out, long runs, long max_len, long secs)
 {
     static char num[8][32];
     char **v = calloc(40, sizeof *v);
@@ -239,8 +239,8 @@ static char **fuzz_argv(const lf_opts_t *o, char *tool, char *self, const char *
     v[n++] = (char *)out;
     if (runs >= 0)
         NUM("-E", runs ? runs : 1);
-    if (o->max_total_time > 0)
-        NUM("-V", o->max_total_time);
+    if (secs > 0)
+        NUM("-V", secs);
     if (o->timeout > 0)
         NUM("-t", o->timeout * 1000);
     if (o->seed > 0)
@@ -377,7 +377,10 @@ int __fz_lf_fuzz(const lf_opts_t *o)
     }
     w.base = __fz_lf_runs();
     long left = o->runs < 0 ? -1 : o->runs - (long)w.base;
-    if (o->runs >= 0 && left <= 0) {
+    /* -max_total_time counts the corpus run too, as libFuzzer's does. */
+    long secs_left = o->max_total_time > 0
+                         ? o->max_total_time - (long)((now_ms() - w.start) / 1000) : 0;
+    if ((o->runs >= 0 && left <= 0) || (o->max_total_time > 0 && secs_left <= 0)) {
         progress(&w, "DONE");
         fprintf(stderr, "Done %llu runs in %llu second(s)\n", (unsigned long long)w.base,
                 (unsigned long long)((now_ms() - w.start) / 1000));
@@ -415,7 +418,7 @@ int __fz_lf_fuzz(const lf_opts_t *o)
     setenv("FZ_LF_DETECT_LEAKS", o->detect_leaks ? "1" : "0", 1);
     char *log = __fz_lf_path_join(tmpl, "fz-fuzz.log");
     int log_fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    char **argv = fuzz_argv(o, tool, self, seeds, out, left, max_len);
+    char **argv = fuzz_argv(o, tool, self, seeds, out, left, max_len, secs_left);
     w.out = out;
     pid_t pid = __fz_lf_spawn(argv, log_fd, NULL);
     int janitor = start_janitor(tmpl, pid);
@@ -500,6 +503,7 @@ static void merge_inner(lf_file_t *v, size_t n, size_t initial, const uint8_t *m
     if (!out)
         _exit(1);
     setvbuf(out, NULL, _IOLBF, 0);
+    __fz_lf_rss_thread();
     for (size_t i = 0; i < n; i++) {
         if (i < from && !(i < initial || (mark[i] & 1)))
             continue;

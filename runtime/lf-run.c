@@ -368,6 +368,22 @@ static void handle(int sig, void (*fn)(int), int only_default)
 
 /* ---- Set-up ---- */
 
+/* The -rss_limit_mb watcher (again in a forked child: threads do not
+ * survive fork). */
+void __fz_lf_rss_thread(void)
+{
+    if (lr.rss_limit <= 0)
+        return;
+    /* The watcher takes no signal: they all go to the runs' thread. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    pthread_t t;
+    if (pthread_create(&t, NULL, rss_watch, NULL) == 0)
+        pthread_detach(t);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 void __fz_lf_init(int *argc, char ***argv)
 {
     if (LLVMFuzzerInitialize)
@@ -402,16 +418,7 @@ void __fz_lf_setup(const lf_opts_t *o, int keep)
     long tick = lr.timeout / 2 + 1;
     struct itimerval it = {{tick, 0}, {tick, 0}};
     setitimer(ITIMER_REAL, &it, NULL);
-    if (lr.rss_limit > 0) {
-        /* The watcher takes no signal: they all go to the runs' thread. */
-        sigset_t all, old;
-        sigfillset(&all);
-        pthread_sigmask(SIG_BLOCK, &all, &old);
-        pthread_t t;
-        if (pthread_create(&t, NULL, rss_watch, NULL) == 0)
-            pthread_detach(t);
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-    }
+    __fz_lf_rss_thread();
     fprintf(stderr, "INFO: Seed: %ld\n", o->seed > 0 ? o->seed : (long)(now_us() & 0x7fffffff));
     if (lr.map)
         fprintf(stderr, "INFO: Loaded %u modules   (%u inline 8-bit counters): %u [%p, %p), \n",

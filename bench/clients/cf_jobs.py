@@ -54,6 +54,10 @@ from clusterfuzz._internal.system import environment  # noqa: E402
 
 environment.set_bot_environment = lambda: None
 eng = lf_engine.Engine()
+# No random fuzzing strategies (fork mode, value profile, corpus subsets...):
+# both builds get the same command line, and fork mode's clean-exit margin
+# would exceed a short fuzzing time.
+eng.do_strategies = False
 
 
 def say(job, verdict):

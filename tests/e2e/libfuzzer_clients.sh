@@ -184,4 +184,14 @@ rc=$?
 [ $rc = 1 ] || { tail -20 err; fail "fuzzing an ASan build with OSS-Fuzz's options exited $rc, want 1 (ASan's)"; }
 art=$(sed -n 's/.*Test unit written to \.\/\(crash-[0-9a-f]*\)$/\1/p' err | head -n 1)
 [ -n "$art" ] && [ "$(head -c 3 "$art")" = "LF!" ] || { tail -20 err; fail "no crash- artifact holding LF!"; }
-ok "ASan with OSS-Fuzz's options: reports are crashes (fuzzing and reproduction), leaks, malloc limit"
+# Found while fuzzing: the child aborts, the driver names it in process.
+fzcc -g -O1 -fsanitize=fuzzer,address "$FZ_ROOT/testcases/lf_mem.c" -o hm || fail "cannot build lf_mem.c"
+mkdir fo fl && printf 'BIGx' >fo/a && printf 'LEAx' >fl/a
+rm -f oom-* leak-*
+./hm -malloc_limit_mb=50 -runs=300000 -seed=1 fo/ >/dev/null 2>err
+rc=$?
+[ $rc = 71 ] && ls oom-* >/dev/null 2>&1 || { tail -20 err; fail "fuzzing to a 100 MB malloc under -malloc_limit_mb=50: exit $rc, want 71 and oom-<sha1>"; }
+./hm -runs=300000 -seed=1 fl/ >/dev/null 2>err
+rc=$?
+[ $rc = 77 ] && ls leak-* >/dev/null 2>&1 || { tail -20 err; fail "fuzzing to a leak: exit $rc, want 77 and leak-<sha1>"; }
+ok "ASan with OSS-Fuzz's options: reports are crashes (fuzzing and reproduction), leaks and malloc limit (reproduction and fuzzing)"
