@@ -17,7 +17,7 @@
 # Needs perf; BENCH_AFLPP (default /work/peers/build/aflpp/bin).
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
-fzb=$(realpath "$1") aflb=$(realpath "$2") cmpb=$(realpath "$3") seeds=$(realpath "$4")
+fzb=$(realpath "$1") aflb=$(realpath "$2") cmpb=$(realpath -m "$3") seeds=$(realpath "$4")
 runs=${5:-3000}
 aflpp=${BENCH_AFLPP:-/work/peers/build/aflpp/bin}
 w=$(mktemp -d "${TMPDIR:-/tmp}/fz-bench-cross.XXXXXX")
@@ -51,4 +51,8 @@ one "fz-fuzz (no cmplog) / afl-clang-fast build" fz "$aflb" FZ_NO_CMPLOG=1
 one "afl-fuzz (no -c) / fz-cc build" afl "$fzb"
 one "afl-fuzz (no -c) / afl-clang-fast build" afl "$aflb"
 one "fz-fuzz (comparison feedback) / fz-cc build" fz "$fzb"
-one "afl-fuzz -c cmplog / afl-clang-fast build" afl "$aflb" cmplog
+if [ -x "$cmpb" ]; then
+    one "afl-fuzz -c cmplog / afl-clang-fast build" afl "$aflb" cmplog
+else
+    echo "(no AFL++ CmpLog build at $cmpb: its row skipped)"
+fi
