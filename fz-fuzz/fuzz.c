@@ -13,6 +13,7 @@
 
 #include "fz-fuzz/i2s.h"
 #include "fz-fuzz/jobs.h"
+#include "mutators/text.h"
 #include "core/coverage.h"
 #include "fz-fuzz/calibrate.h"
 #include "core/minimize.h"
@@ -342,6 +343,8 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
      * between turns within a few runs rather than after hundreds. */
     for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st) && !fz_jobs_pending(st); i++) {
         size_t len = fz_chain_next(&chain);
+        if (st->cfg.input_text) /* -a text: printable bytes (mutators/text.h) */
+            fz_text_bias(&st->rng, buf, len, e->data, e->len);
         fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
         push(st, buf, (uint32_t)len, &o);
     }
