@@ -15,9 +15,9 @@
 # execs_done, so its per-run figure includes them, as fz's does).
 # CPU time on a loaded machine varies by ~10%; faults by a few per run.
 # Needs perf; BENCH_AFLPP (default /work/peers/build/aflpp/bin).
+fzb=$(realpath "$1") aflb=$(realpath "$2") cmpb=$(realpath -m "$3") seeds=$(realpath "$4")
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
-fzb=$(realpath "$1") aflb=$(realpath "$2") cmpb=$(realpath -m "$3") seeds=$(realpath "$4")
 runs=${5:-3000}
 aflpp=${BENCH_AFLPP:-/work/peers/build/aflpp/bin}
 w=$(mktemp -d "${TMPDIR:-/tmp}/fz-bench-cross.XXXXXX")
