@@ -460,6 +460,14 @@ static int want_det(const fz_state_t *st)
            st->stats.det_execs * FZ_DET_SHARE <= all;
 }
 
+uint64_t fz_fuzz_i2s_budget(const fz_state_t *st)
+{
+    uint64_t used = st->i2s.execs;
+    if (used <= FZ_I2S_FREE_EXECS || used * FZ_I2S_SHARE <= fz_state_execs(st))
+        return FZ_I2S_MAX_EXECS;
+    return FZ_I2S_LEAN_EXECS;
+}
+
 void fz_fuzz_loop(fz_state_t *st)
 {
     uint8_t *buf = malloc(FZ_MAX_INPUT);

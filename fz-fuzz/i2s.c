@@ -379,7 +379,7 @@ void fz_i2s_stage(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     fz_i2s_t *I = &st->i2s;
     if (!I->on || e->was_fuzzed || fz_fuzz_should_stop(st))
         return;
-    I->stop_execs = I->execs + FZ_I2S_MAX_EXECS;
+    I->stop_execs = I->execs + fz_fuzz_i2s_budget(st); /* fuzz.h: a share of all runs */
     keys_clear(&I->seen);
     seen(I, hash_input(e->data, e->len));
     fz_cmp_list_t *log = &I->lists[0], *clog = &I->lists[1];
