@@ -112,9 +112,10 @@ typedef struct {
  * copy, and the fields such checks read (counts, sizes) are in headers. */
 #define FZ_I2S_AFFINE_SCAN 1024u
 
-/* Without the coloured run to confirm it, operand = field + b (or a *
- * field + b) is believed for 2-byte or wider fields and |b| up to this
- * (a header's size, "length minus the 6 header bytes"). */
+/* Without the coloured run to confirm it, operand = a * field + b is
+ * believed only when compared with the input's length, for 2-byte or
+ * wider fields and |b| up to this (a header's size, "length minus the 6
+ * header bytes"). */
 #define FZ_I2S_AFFINE_B 64
 
 /* A value within this of the input's length is taken for the length plus
@@ -149,7 +150,8 @@ typedef struct {
  * Integers that are not a copy of input bytes:
  *  - a transform of a field, operand = a * field + b (a in 1, 2, 3, 4, 8,
  *    16; the field 1, 2, 4 or 8 bytes, either byte order, in the first
- *    FZ_I2S_AFFINE_SCAN bytes): the field gets (other - b) / a; when that
+ *    FZ_I2S_AFFINE_SCAN bytes; confirmed by the coloured run, or compared
+ *    with the input's length): the field gets (other - b) / a; when that
  *    does not divide and the other operand is the input's length, the
  *    input is also cut (or padded) so that it does;
  *  - the input's length plus a constant (n < 8, n - 6 == field): the input

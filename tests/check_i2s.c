@@ -315,12 +315,21 @@ START_TEST(transform_sum_with_constant)
     const char *in = "ZcAAAAq7wxyz";
     fz_cmp_rec_t r = int_rec(8, FZ_CMP_A_EQ, 0x41414141ull + 8, 12);
     ck_assert(solves(&r, in, 12, "Zc\x04\0\0\0q7wxyz", 12));
-    /* A difference: field - 3 == 0x20 (no length involved). */
-    r = int_rec(4, FZ_CMP_A_EQ, 0x4141 - 3, 0x20);
-    ck_assert(solves(&r, "xxAAyy", 6, "xx\x23\0yy", 6));
-    /* Too far from any field without the coloured run to confirm it. */
-    r = int_rec(4, FZ_CMP_A_EQ, 0x4141 + 1000, 0x20);
-    ck_assert(!solves(&r, "xxAAyy", 6, "xx\x23\0yy", 6));
+    /* b too far from 0 to be a header's size. */
+    r = int_rec(8, FZ_CMP_A_EQ, 0x41414141ull + 1000, 12);
+    ck_assert(!solves(&r, in, 12, "Zc\xa4\xfc\xff\xffq7wxyz", 12));
+    /* A difference with no length involved, field - 3 == 0x120: a guess
+     * without the coloured run, believed with it. */
+    r = int_rec(4, FZ_CMP_A_EQ, 0x4141 - 3, 0x120);
+    ck_assert(!solves(&r, "xxAAyy", 6, "xx\x23\x01yy", 6));
+    fz_cmp_rec_t c = int_rec(4, FZ_CMP_A_EQ, 0x0201 - 3, 0x120);
+    const uint8_t cin[6] = {9, 9, 1, 2, 9, 9};
+    fz_i2s_edit_t e[24];
+    size_t n = fz_i2s_edits(&r, (const uint8_t *)"xxAAyy", 6, &c, cin, 0, e, 24);
+    int hit = 0;
+    for (size_t i = 0; i < n; i++)
+        hit |= e[i].pos == 2 && e[i].del == 2 && !memcmp(e[i].ins, "\x23\x01", 2) && e[i].confirmed;
+    ck_assert(hit);
 }
 END_TEST
 
@@ -401,12 +410,21 @@ END_TEST
 
 START_TEST(byte_order_and_width_of_a_transform)
 {
-    /* A 16-bit little-endian count compared as 8 bytes after * 8: found at
-     * width 2 in either order. */
-    fz_cmp_rec_t r = int_rec(8, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0x0302ull * 8, 0x100);
-    ck_assert(solves(&r, "\x02\x03zz", 4, "\x20\x00zz", 4));
-    r = int_rec(8, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0x0203ull * 8, 0x100);
-    ck_assert(solves(&r, "\x02\x03zz", 4, "\x00\x20zz", 4));
+    /* A 16-bit count compared as 8 bytes after * 8 with the length (32):
+     * found at width 2 in either byte order. */
+    uint8_t in[32], want[32];
+    memset(in, 'z', sizeof in);
+    in[0] = 2;
+    in[1] = 3;
+    memcpy(want, in, sizeof in);
+    fz_cmp_rec_t r = int_rec(8, FZ_CMP_A_EQ, 0x0302ull * 8, 32);
+    want[0] = 4;
+    want[1] = 0;
+    ck_assert(solves(&r, in, 32, want, 32));
+    r = int_rec(8, FZ_CMP_A_EQ, 0x0203ull * 8, 32);
+    want[0] = 0;
+    want[1] = 4;
+    ck_assert(solves(&r, in, 32, want, 32));
 }
 END_TEST
 
