@@ -57,6 +57,9 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
 
 void fz_exec_stop(fz_exec_t *x)
 {
+    free(x->prev);
+    x->prev = NULL;
+    x->have_prev = 0;
     for (int k = 0; k < FZ_VIRGIN_KINDS; k++) {
         if (x->virgin[k] != x->fs.shm.virgin)
             free(x->virgin[k]);
@@ -64,6 +67,12 @@ void fz_exec_stop(fz_exec_t *x)
     }
     x->batch_n = x->batch_used = 0;
     fz_fsrv_stop(&x->fs);
+}
+
+int fz_exec_restart(fz_exec_t *x, char *err, size_t errlen)
+{
+    x->batch_n = x->batch_used = 0;
+    return fz_fsrv_restart(&x->fs, err, errlen);
 }
 
 void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms)
@@ -79,6 +88,7 @@ static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
     rec->map_size = x->map_size;
     if (rec->result == FZ_RUN_ERROR) {
         rec->exit_code = -1;
+        rec->signal = x->fs.broke_signal; /* the forkserver's death, if the run caused it */
         return rec->result;
     }
     rec->signal = x->fs.last_signal;
@@ -99,12 +109,28 @@ static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
     return rec->result;
 }
 
+/* Direct mode: remembers buf as the last input that ran to its end. */
+static void keep_prev(fz_exec_t *x, const uint8_t *buf, size_t len)
+{
+    if (!x->prev && !(x->prev = malloc(FZ_MAX_INPUT)))
+        return;
+    if (len > FZ_MAX_INPUT)
+        len = FZ_MAX_INPUT;
+    memcpy(x->prev, buf, len);
+    x->prev_len = (uint32_t)len;
+    x->have_prev = 1;
+}
+
 fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32_t timeout_ms,
                             fz_exec_rec_t *rec)
 {
     memset(rec, 0, sizeof(*rec));
     rec->timeout_ms = timeout_ms ? timeout_ms : x->timeout_ms;
     rec->result = fz_fsrv_run(&x->fs, buf, len, rec->timeout_ms);
+    x->last_from = 1;
+    x->last_at = 0;
+    if (x->fs.direct && rec->result != FZ_RUN_ERROR)
+        keep_prev(x, buf, len);
     return finish(x, rec);
 }
 
@@ -147,7 +173,46 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
     memset(rec, 0, sizeof(*rec));
     rec->timeout_ms = x->timeout_ms;
     rec->result = fz_fsrv_run_batch(&x->fs, from, n, rec->timeout_ms, at);
+    x->last_from = from;
+    x->last_at = *at;
+    if (rec->result != FZ_RUN_ERROR) {
+        uint32_t len;
+        const uint8_t *buf = fz_exec_batch_input(x, *at, &len);
+        keep_prev(x, buf, len);
+    }
     return finish(x, rec);
+}
+
+/* Runs buf on a new forkserver: 1 if it kills it again. */
+static int kills_again(fz_exec_t *x, const uint8_t *buf, uint32_t len)
+{
+    char err[512];
+    if (fz_fsrv_restart(&x->fs, err, sizeof err))
+        return 0;
+    return fz_fsrv_run(&x->fs, buf, len, x->timeout_ms) == FZ_RUN_ERROR && x->fs.broke_signal;
+}
+
+const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t len,
+                                   uint32_t *out_len)
+{
+    *out_len = len;
+    if (!x->fs.direct)
+        return buf;
+    /* Copies: the batch segment and prev are the suspects, and a run
+     * through fz_fsrv_run writes neither. */
+    if (x->have_prev && kills_again(x, x->prev, x->prev_len)) {
+        *out_len = x->prev_len;
+        return x->prev;
+    }
+    for (uint32_t i = x->last_from; i <= x->last_at && x->fs.shm.batch; i++) {
+        uint32_t l;
+        const uint8_t *b = fz_exec_batch_input(x, i, &l);
+        if (kills_again(x, b, l)) {
+            *out_len = l;
+            return b;
+        }
+    }
+    return buf;
 }
 
 int fz_exec_commit(fz_exec_t *x, const fz_exec_rec_t *rec, uint8_t *mask)

@@ -39,7 +39,9 @@ typedef enum {
 
 typedef struct fz_exec_rec {
     fz_run_result_t result; /* ok / crash / hang / error (fsrv errmsg says why) */
-    int signal;             /* the signal that killed it, 0 if none */
+    int signal;             /* the signal that killed it, 0 if none; for an error, the
+                               signal that killed the forkserver while it ran this input
+                               (the input made the target kill it: fs.broke_signal) */
     int exit_code;          /* its exit code, -1 if it did not exit */
     uint64_t exec_us;       /* wall time of the run (never used for decisions under -s) */
     uint32_t timeout_ms;    /* the timeout it ran under */
@@ -72,6 +74,12 @@ typedef struct fz_exec {
     /* Batches: the inputs waiting in the target's batch segment. */
     uint32_t batch_n;    /* inputs in it */
     uint32_t batch_used; /* bytes of batch->data in use */
+    /* Direct mode: the input of the last run that ended well, and the
+     * batch range last run, the suspects of fz_exec_find_killer. */
+    uint8_t *prev;
+    uint32_t prev_len;
+    int have_prev;
+    uint32_t last_from, last_at; /* last_at < last_from: no batch ran */
 } fz_exec_t;
 
 /* Starts the target (fz_fsrv_start) with cfg->timeout_ms as the timeout in
@@ -81,6 +89,10 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
 
 /* Stops the target and frees the maps.  Safe to call twice. */
 void fz_exec_stop(fz_exec_t *x);
+
+/* Starts the target again after FZ_RUN_ERROR (fz_fsrv_restart); the
+ * virgin maps stay.  Returns 0, or -1 with the message in err. */
+int fz_exec_restart(fz_exec_t *x, char *err, size_t errlen);
 
 /* Changes the timeout in force (after calibration chose one). */
 void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms);
@@ -116,6 +128,19 @@ void fz_exec_batch_clear(fz_exec_t *x);
  * its result; *at is its index. */
 fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_exec_rec_t *rec,
                                   uint32_t *at);
+
+/* After a run ended in FZ_RUN_ERROR because the forkserver was killed
+ * (rec.signal set), finds the input that killed it.  A fork-mode run's is
+ * the input of that run.  In direct mode (a persistent fz target) the
+ * child answers for itself, and may finish its run, answer, and only then
+ * die with its forkserver: the killer can be the run before, or any input
+ * of the batch that was running.  Those suspects are run again, oldest
+ * first, each on a new forkserver, and the first that kills it again is
+ * the one: returns it (its length in *out_len), or buf when none does
+ * (the kill did not happen again).  The forkserver is left stopped or
+ * running; the caller ends the campaign. */
+const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t len,
+                                   uint32_t *out_len);
 
 /* Marks rec's map as seen in the virgin map of its kind.  With mask (map_size
  * bytes) not NULL, first writes the bits it adds there (map & virgin).

@@ -1172,6 +1172,12 @@ static fz_run_result_t direct_result(fz_fsrv_t *fs, uint32_t w, int timed_out, u
 static fz_run_result_t direct_timeout(fz_fsrv_t *fs, uint32_t seq, uint64_t t0)
 {
     int slept;
+    /* A forkserver that is gone (the input made the target kill it; its
+     * child died with it) answers nothing: no use waiting for it. */
+    siginfo_t si = {0};
+    if (fs->fsrv_pid > 0 &&
+        waitid(P_PID, (id_t)fs->fsrv_pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid)
+        return run_error(fs, "waiting for a child's status");
     pid_t pid = (pid_t)ld(&fs->shm.ctl->pid);
     if (pid <= 0) {
         uint32_t w = wait_ans(fs, seq, now_us() + KILL_WAIT_MS * 1000u, &slept);
@@ -1313,6 +1319,40 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
     if (fs->child_stopped && !timed_out)
         return judge(fs, 0, 0, -1); /* a persistent iteration that finished */
     return judge(fs, (int)status, timed_out, (pid_t)pid);
+}
+
+int fz_fsrv_restart(fz_fsrv_t *fs, char *err, size_t errlen)
+{
+    if (fs->handshake_version < 0)
+        return 0; /* blind mode: a fresh process every run anyway */
+    uint32_t map_size = fs->map_size;
+    pid_t live = fs->direct && fs->shm.ctl ? (pid_t)ld(&fs->shm.ctl->pid) : 0;
+    if (live > 0)
+        kill(-live, SIGKILL);
+    if (fs->child_pid > 0)
+        kill(-fs->child_pid, SIGKILL);
+    stop_server(fs);
+    fs->child_pid = -1;
+    fs->child_stopped = fs->last_killed = 0;
+    fs->broke_signal = 0;
+    if (fs->shm.ctl) {
+        /* The new forkserver must not take the last request, which the
+         * old one may have left untaken, as a new one. */
+        fz_ctl_t *c = fs->shm.ctl;
+        c->taken = c->req;
+        c->cur = c->pid = 0;
+    }
+    if (start_server(fs, err, errlen)) {
+        stop_server(fs);
+        return -1;
+    }
+    if (fs->map_size != map_size) {
+        snprintf(err, errlen, "'%s' reported another map size when restarted (%u, was %u)",
+                 fs->child_argv[0], fs->map_size, map_size);
+        stop_server(fs);
+        return -1;
+    }
+    return 0;
 }
 
 void fz_fsrv_stop(fz_fsrv_t *fs)

@@ -179,6 +179,11 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
 fz_run_result_t fz_fsrv_run_batch(fz_fsrv_t *fs, uint32_t from, uint32_t n, uint32_t timeout_ms,
                                   uint32_t *at);
 
+/* Starts the forkserver again after FZ_RUN_ERROR (an input made the target
+ * kill it), with the same shared memory, input file and options.  Returns
+ * 0, or -1 with a one-line message in err and no forkserver. */
+int fz_fsrv_restart(fz_fsrv_t *fs, char *err, size_t errlen);
+
 /* Kills the forkserver, any child and every process they left in the
  * target's session (forking targets), removes the input file, detaches the
  * shared memory and restores the CPU affinity.  Safe to call twice.  A
