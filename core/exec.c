@@ -57,9 +57,11 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
 
 void fz_exec_stop(fz_exec_t *x)
 {
-    free(x->prev);
-    x->prev = NULL;
-    x->have_prev = 0;
+    for (int i = 0; i < FZ_EXEC_SUSPECTS; i++) {
+        free(x->sus[i].buf);
+        x->sus[i].buf = NULL;
+        x->sus[i].len = x->sus[i].cap = 0;
+    }
     for (int k = 0; k < FZ_VIRGIN_KINDS; k++) {
         if (x->virgin[k] != x->fs.shm.virgin)
             free(x->virgin[k]);
@@ -109,16 +111,26 @@ static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
     return rec->result;
 }
 
-/* Direct mode: remembers buf as the last input that ran to its end. */
-static void keep_prev(fz_exec_t *x, const uint8_t *buf, size_t len)
+/* Direct mode: keeps the input of the run about to start among the
+ * suspects (a slot that cannot grow is left empty). */
+static void suspect(fz_exec_t *x, const uint8_t *buf, size_t len)
 {
-    if (!x->prev && !(x->prev = malloc(FZ_MAX_INPUT)))
-        return;
+    struct fz_exec_suspect *s = &x->sus[x->sus_next];
+    x->sus_next = (x->sus_next + 1) % FZ_EXEC_SUSPECTS;
     if (len > FZ_MAX_INPUT)
         len = FZ_MAX_INPUT;
-    memcpy(x->prev, buf, len);
-    x->prev_len = (uint32_t)len;
-    x->have_prev = 1;
+    if (len > s->cap) {
+        uint32_t cap = len < 256 ? 256 : (uint32_t)len;
+        uint8_t *p = realloc(s->buf, cap);
+        if (!p) {
+            s->len = 0;
+            return;
+        }
+        s->buf = p;
+        s->cap = cap;
+    }
+    memcpy(s->buf, buf, len);
+    s->len = (uint32_t)len;
 }
 
 fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32_t timeout_ms,
@@ -126,11 +138,9 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
 {
     memset(rec, 0, sizeof(*rec));
     rec->timeout_ms = timeout_ms ? timeout_ms : x->timeout_ms;
+    if (x->fs.direct)
+        suspect(x, buf, len);
     rec->result = fz_fsrv_run(&x->fs, buf, len, rec->timeout_ms);
-    x->last_from = 1;
-    x->last_at = 0;
-    if (x->fs.direct && rec->result != FZ_RUN_ERROR)
-        keep_prev(x, buf, len);
     return finish(x, rec);
 }
 
@@ -173,23 +183,14 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
     memset(rec, 0, sizeof(*rec));
     rec->timeout_ms = x->timeout_ms;
     rec->result = fz_fsrv_run_batch(&x->fs, from, n, rec->timeout_ms, at);
-    x->last_from = from;
-    x->last_at = *at;
-    if (rec->result != FZ_RUN_ERROR) {
+    /* The runs it made, from .. *at (after the fact: the batch segment
+     * keeps them until the next batch). */
+    for (uint32_t i = from; i <= *at && i - from < FZ_EXEC_SUSPECTS; i++) {
         uint32_t len;
-        const uint8_t *buf = fz_exec_batch_input(x, *at, &len);
-        keep_prev(x, buf, len);
+        const uint8_t *buf = fz_exec_batch_input(x, i, &len);
+        suspect(x, buf, len);
     }
     return finish(x, rec);
-}
-
-/* Runs buf on a new forkserver: 1 if it kills it again. */
-static int kills_again(fz_exec_t *x, const uint8_t *buf, uint32_t len)
-{
-    char err[512];
-    if (fz_fsrv_restart(&x->fs, err, sizeof err))
-        return 0;
-    return fz_fsrv_run(&x->fs, buf, len, x->timeout_ms) == FZ_RUN_ERROR && x->fs.broke_signal;
 }
 
 const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t len,
@@ -198,19 +199,22 @@ const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t le
     *out_len = len;
     if (!x->fs.direct)
         return buf;
-    /* Copies: the batch segment and prev are the suspects, and a run
-     * through fz_fsrv_run writes neither. */
-    if (x->have_prev && kills_again(x, x->prev, x->prev_len)) {
-        *out_len = x->prev_len;
-        return x->prev;
-    }
-    for (uint32_t i = x->last_from; i <= x->last_at && x->fs.shm.batch; i++) {
-        uint32_t l;
-        const uint8_t *b = fz_exec_batch_input(x, i, &l);
-        if (kills_again(x, b, l)) {
-            *out_len = l;
-            return b;
+    char err[512];
+    x->fs.cfg.no_direct = 1;
+    if (fz_fsrv_restart(&x->fs, err, sizeof err))
+        return buf;
+    for (uint32_t k = 0; k < FZ_EXEC_SUSPECTS; k++) {
+        const struct fz_exec_suspect *s = &x->sus[(x->sus_next + k) % FZ_EXEC_SUSPECTS];
+        if (!s->buf)
+            continue;
+        if (fz_fsrv_run(&x->fs, s->buf, s->len, x->timeout_ms) != FZ_RUN_ERROR)
+            continue;
+        if (x->fs.broke_signal) {
+            *out_len = s->len;
+            return s->buf;
         }
+        if (fz_fsrv_restart(&x->fs, err, sizeof err))
+            break;
     }
     return buf;
 }

@@ -33,6 +33,12 @@ typedef enum {
     FZ_VIRGIN_KINDS
 } fz_virgin_kind_t;
 
+/* Runs whose inputs direct mode keeps for fz_exec_find_killer: a child
+ * that made the target kill its forkserver was seen to finish dozens of
+ * runs more (the dying forkserver's exit takes a while on a busy machine)
+ * before it died with it. */
+#define FZ_EXEC_SUSPECTS 64
+
 /* fz_exec_start flags. */
 #define FZ_EXEC_VIRGIN 1 /* keep virgin maps and judge every run (fz-fuzz) */
 #define FZ_EXEC_RAW 2    /* rec.map holds raw hit counts, not buckets (fz-showmap) */
@@ -74,12 +80,13 @@ typedef struct fz_exec {
     /* Batches: the inputs waiting in the target's batch segment. */
     uint32_t batch_n;    /* inputs in it */
     uint32_t batch_used; /* bytes of batch->data in use */
-    /* Direct mode: the input of the last run that ended well, and the
-     * batch range last run, the suspects of fz_exec_find_killer. */
-    uint8_t *prev;
-    uint32_t prev_len;
-    int have_prev;
-    uint32_t last_from, last_at; /* last_at < last_from: no batch ran */
+    /* Direct mode: the inputs of the last FZ_EXEC_SUSPECTS runs (a ring),
+     * the suspects of fz_exec_find_killer. */
+    struct fz_exec_suspect {
+        uint8_t *buf;
+        uint32_t len, cap;
+    } sus[FZ_EXEC_SUSPECTS];
+    uint32_t sus_next; /* the slot the next run's input goes to */
 } fz_exec_t;
 
 /* Starts the target (fz_fsrv_start) with cfg->timeout_ms as the timeout in
@@ -131,14 +138,15 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
 
 /* After a run ended in FZ_RUN_ERROR because the forkserver was killed
  * (rec.signal set), finds the input that killed it.  A fork-mode run's is
- * the input of that run.  In direct mode (a persistent fz target) the
- * child answers for itself, and may finish its run, answer, and only then
- * die with its forkserver: the killer can be the run before, or any input
- * of the batch that was running.  Those suspects are run again, oldest
- * first, each on a new forkserver, and the first that kills it again is
- * the one: returns it (its length in *out_len), or buf when none does
- * (the kill did not happen again).  The forkserver is left stopped or
- * running; the caller ends the campaign. */
+ * the input of that run (buf).  In direct mode (a persistent fz target)
+ * the child answers for itself and can go on answering for a while after
+ * its input killed the forkserver, until it dies with it: the killer is
+ * one of the last FZ_EXEC_SUSPECTS runs (batch runs included).  Those are
+ * run again, oldest first, on a new forkserver that speaks AFL++'s SIGSTOP
+ * protocol, where the forkserver itself reports every run and a kill
+ * shows at once; the first that kills it is the one: returns it (its
+ * length in *out_len), or buf when none does.  The forkserver is left
+ * stopped or running; the caller ends the campaign. */
 const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t len,
                                    uint32_t *out_len);
 
