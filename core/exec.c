@@ -95,6 +95,7 @@ static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
     }
     rec->signal = x->fs.last_signal;
     rec->site = x->fs.last_site.hash;
+    rec->cut = x->fs.last_cut;
     rec->exit_code = x->fs.last_exit_code;
     fz_virgin_kind_t k = kind_of(rec->result);
     if (x->blind) {
@@ -142,6 +143,18 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
         suspect(x, buf, len);
     rec->result = fz_fsrv_run(&x->fs, buf, len, rec->timeout_ms);
     return finish(x, rec);
+}
+
+fz_run_result_t fz_exec_run_polled(fz_exec_t *x, const uint8_t *buf, size_t len,
+                                   uint32_t timeout_ms, int (*stop)(void *ctx), void *ctx,
+                                   fz_exec_rec_t *rec)
+{
+    x->fs.interrupt = stop;
+    x->fs.interrupt_ctx = ctx;
+    fz_run_result_t r = fz_exec_run(x, buf, len, timeout_ms, rec);
+    x->fs.interrupt = NULL;
+    x->fs.interrupt_ctx = NULL;
+    return r;
 }
 
 int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)

@@ -67,6 +67,7 @@ typedef struct fz_exec_rec {
      * unknown (not a crash, no fz runtime, the program's own handler).
      * The frames behind it are in fs.last_site until the next run. */
     uint64_t site;
+    int cut; /* fz_exec_run_polled: stop said stop before the run ended (result HANG) */
 } fz_exec_rec_t;
 
 typedef struct fz_exec {
@@ -109,6 +110,14 @@ void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms);
  * fz_exec_rec_t.new_bits); virgin maps are not changed. */
 fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32_t timeout_ms,
                             fz_exec_rec_t *rec);
+
+/* fz_exec_run for a run with a long timeout (a hang's confirmation): while
+ * it waits, stop(ctx) is asked every 200 ms, and when it returns non-zero
+ * the run is ended like a timeout, with rec->cut set: the time limit and
+ * Ctrl-C are honoured within a moment however long the timeout. */
+fz_run_result_t fz_exec_run_polled(fz_exec_t *x, const uint8_t *buf, size_t len,
+                                   uint32_t timeout_ms, int (*stop)(void *ctx), void *ctx,
+                                   fz_exec_rec_t *rec);
 
 /* Batches, for a target that takes them (fs.batch; core/fsrv.h,
  * fz_fsrv_run_batch).  A stage queues its candidates with

@@ -96,6 +96,12 @@ typedef struct {
     int last_signal;       /* signal that killed it, 0 if none */
     int last_exit_code;    /* exit code if it exited, else -1 */
     uint64_t last_exec_us; /* wall time of the run, microseconds */
+    /* When set, a run waiting longer than a moment calls it every 200 ms
+     * and ends like a timeout (last_cut set) when it returns non-zero:
+     * core/exec.h, fz_exec_run_polled. */
+    int (*interrupt)(void *ctx);
+    void *interrupt_ctx;
+    int last_cut;          /* the last run was cut short by interrupt */
     int broke_signal;      /* FZ_RUN_ERROR: the signal that killed the forkserver
                               while it ran an input (the input did it), else 0 */
     uint32_t run_timeout_ms; /* the timeout the last run had */
@@ -116,6 +122,9 @@ typedef struct {
     char *input_path;
     int owns_input_path;
     int input_fd;
+    int input_named;         /* the target knows input_path (@@ or -f): checked per run */
+    dev_t input_dev;         /* ...and the file it must name */
+    ino_t input_ino;
     int dev_null_fd;
     pid_t fsrv_pid;
     pid_t child_pid;              /* current child (a stopped persistent one too) */

@@ -18,6 +18,17 @@ fz_run_result_t fz_run_again(fz_state_t *st, const uint8_t *buf, uint32_t len,
     return r;
 }
 
+fz_run_result_t fz_run_again_polled(fz_state_t *st, const uint8_t *buf, uint32_t len,
+                                    uint32_t timeout_ms, fz_exec_rec_t *rec,
+                                    const fz_origin_t *o, const char *doing)
+{
+    fz_run_result_t r =
+        fz_exec_run_polled(&st->exec, buf, len, timeout_ms, fz_fuzz_min_poll, st, rec);
+    if (r == FZ_RUN_ERROR)
+        fz_run_broke(st, buf, len, rec->signal, o, doing);
+    return r;
+}
+
 void fz_run_broke(fz_state_t *st, const uint8_t *buf, uint32_t len, int sig,
                   const fz_origin_t *o, const char *doing)
 {

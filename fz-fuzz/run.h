@@ -29,6 +29,13 @@ fz_run_result_t fz_run_again(fz_state_t *st, const uint8_t *buf, uint32_t len,
                              uint32_t timeout_ms, fz_exec_rec_t *rec, const fz_origin_t *o,
                              const char *doing);
 
+/* fz_run_again for a hang's confirmation (timeout_ms, a long one): -V
+ * and a stop signal cut it short within a moment; then rec->cut is set
+ * and the result is FZ_RUN_HANG. */
+fz_run_result_t fz_run_again_polled(fz_state_t *st, const uint8_t *buf, uint32_t len,
+                                    uint32_t timeout_ms, fz_exec_rec_t *rec,
+                                    const fz_origin_t *o, const char *doing);
+
 /* The run of buf lost the target (FZ_RUN_ERROR; sig: its record's
  * signal, the one that killed the forkserver, 0 if none) while fz-fuzz was
  * doing what doing names (a noun: "trimming", "crash minimization").
