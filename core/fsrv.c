@@ -91,7 +91,7 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg)
     cfg->no_direct = fz_env_flag("FZ_NO_DIRECT", NULL);
     cfg->no_affinity = fz_env_flag("FZ_NO_AFFINITY", "AFL_NO_AFFINITY");
     const char *spin = getenv("FZ_SPIN");
-    cfg->spin = spin && *spin ? (*spin != '0') : -1;
+    cfg->spin = spin && *spin ? fz_env_bool("FZ_SPIN", NULL, -1) : -1;
     cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
 }
 

@@ -215,6 +215,13 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
     for (uint32_t i = 0; i < seeds->n; i++) {
         if (*st->stop)
             return -1;
+        if (st->ui.time_up && st->queue.n) {
+            /* -V ran out: the seeds checked so far make the campaign (a
+             * seed goes to queue/ only once it ran), and it ends soon. */
+            fz_warn("-V ran out while the %s were checked: %u of %u made it into the queue",
+                    st->out.resumed ? "queue entries" : "seeds", st->queue.n, seeds->n);
+            break;
+        }
         const fz_file_t *f = &seeds->f[i];
         if (f->len > st->len.max) {
             fz_warn("%s '%s' is %u bytes, over the maximum length %u (-l); skipping it",

@@ -53,8 +53,10 @@ int fz_fuzz_name(const fz_state_t *st, char *buf, size_t n, uint32_t id, int sig
     fz_origin_t named = *o;
     if (!o->peer)
         named.src = st->queue.e[o->src]->file_id; /* names carry the parent's file id */
-    return fz_name_find(buf, n, id, sig, &named, fz_now_ms() - st->stats.start_ms,
-                        fz_state_execs(st), new_edge);
+    /* A resumed campaign's names go on from its earlier runs' totals. */
+    return fz_name_find(buf, n, id, sig, &named,
+                        st->stats.prev_run_time * 1000 + fz_now_ms() - st->stats.start_ms,
+                        st->stats.prev_execs + fz_state_execs(st), new_edge);
 }
 
 /* A new entry: calibrate it, add it to the queue and save it.  It is

@@ -21,6 +21,12 @@ int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
     fz_files_t files;
     fz_files_load(&files, cfg->replay_dir, "replay directory", FZ_MAX_INPUT,
                   FZ_FILES_MAY_BE_EMPTY | FZ_FILES_KEEP_EMPTY);
+    /* Nothing to replay is a wrong path far more often than a fixed
+     * program: a CI job must not pass on it. */
+    if (!files.n)
+        fz_die("--replay: '%s' holds no input files; check the path (crashes are in "
+               "OUT/default/crashes)",
+               cfg->replay_dir);
     fz_exec_t x;
     char err[512];
     if (fz_exec_start(&x, fcfg, 0, err, sizeof(err)) != 0)
