@@ -30,14 +30,16 @@ grep -q '^garbage!!$' c/default/plot_data || fail "the garbage line got the next
 ok "plot_data: a damaged last line stays a line of its own after a resume"
 
 # New queue names go on from the earlier run's execs (and time).
-new=$(ls c/default/queue | awk -F, -v l="$last" '{ split($1, a, ":"); if (a[2] + 0 > l + 0) print }' | head -n 1)
-if [ -n "$new" ]; then
-    e=$(echo "$new" | sed -n 's/.*execs:\([0-9]*\).*/\1/p')
-    [ "$e" -ge "$execs" ] || fail "after a resume, '$new' counts execs from 0 (the campaign had $execs)"
-    ok "after a resume, new names go on counting: $new"
-else
-    fz_skip_part "the resume found no new entry to check the name of"
-fi
+fzcc -O1 -o br "$FZ_ROOT/testcases/rt_branches.c" || fail "cannot build testcases/rt_branches.c"
+run -E 200 -i seeds -o rn -- ./br @@ >/dev/null 2>&1
+execs=$(stat_of rn execs_done)
+last=$(ls rn/default/queue | sed -n 's/^id:\([0-9]*\).*/\1/p' | sort -n | tail -n 1)
+run -E 3000 -i - -o rn -- ./br @@ >/dev/null 2>&1
+new=$(ls rn/default/queue | awk -F, -v l="$last" '{ split($1, a, ":"); if (a[2] + 0 > l + 0) print }' | head -n 1)
+[ -n "$new" ] || fail "the resume found nothing new to check the name of"
+e=$(echo "$new" | sed -n 's/.*execs:\([0-9]*\).*/\1/p')
+[ "$e" -ge "$execs" ] || fail "after a resume, '$new' counts execs from 0 (the campaign had $execs)"
+ok "after a resume, new names go on counting: $new (the first run made $execs)"
 
 # fz-plot: a plot_data whose first line is garbage is charted, the line
 # skipped and counted.
