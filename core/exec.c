@@ -106,9 +106,10 @@ static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
     rec->map = x->fs.trace_bits;
     if (x->raw)
         return rec->result;
-    fz_cov_classify(x->fs.trace_bits, x->map_size);
     if (x->virgin[k])
-        rec->new_bits = fz_cov_has_new_bits(x->virgin[k], rec->map, x->map_size);
+        rec->new_bits = fz_cov_classify_judge(x->virgin[k], x->fs.trace_bits, x->map_size);
+    else
+        fz_cov_classify(x->fs.trace_bits, x->map_size);
     return rec->result;
 }
 

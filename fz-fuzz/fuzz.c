@@ -13,6 +13,7 @@
 
 #include "fz-fuzz/i2s.h"
 #include "fz-fuzz/jobs.h"
+#include "mutators/text.h"
 #include "core/coverage.h"
 #include "fz-fuzz/calibrate.h"
 #include "core/minimize.h"
@@ -324,6 +325,8 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
      * between turns within a few runs rather than after hundreds. */
     for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st) && !fz_jobs_pending(st); i++) {
         size_t len = fz_chain_next(&chain);
+        if (st->cfg.input_text) /* -a text: printable bytes (mutators/text.h) */
+            fz_text_bias(&st->rng, buf, len, e->data, e->len);
         fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
         push(st, buf, (uint32_t)len, &o);
     }
@@ -437,6 +440,14 @@ static int want_det(const fz_state_t *st)
     uint64_t all = fz_state_execs(st);
     return st->stats.det_execs <= FZ_DET_FREE_EXECS ||
            st->stats.det_execs * FZ_DET_SHARE <= all;
+}
+
+uint64_t fz_fuzz_i2s_budget(const fz_state_t *st)
+{
+    uint64_t used = st->i2s.execs;
+    if (used <= FZ_I2S_FREE_EXECS || used * FZ_I2S_SHARE <= fz_state_execs(st))
+        return FZ_I2S_MAX_EXECS;
+    return FZ_I2S_LEAN_EXECS;
 }
 
 void fz_fuzz_loop(fz_state_t *st)
