@@ -20,7 +20,7 @@ printf aaaa >s4/a
 killed() {
     local name=$1 seeds=$2 mode=$3 during=$4 want=$5
     mkdir "w_$name"
-    (cd "w_$name" && fz-fuzz -q -s 1 -E 20000 -t 200 -i "../$seeds" -o out -- ../fk "$mode" @@ >log 2>&1
+    (cd "w_$name" && env ${KILL_ENV:-} fz-fuzz -q -s 1 -E 20000 -t 200 -i "../$seeds" -o out -- ../fk "$mode" @@ >log 2>&1
      echo $? >rc)
     local d=w_$name
     [ "$(cat $d/rc)" = 3 ] || { tail -n 5 $d/log; fail "$name: exit $(cat $d/rc), want 3"; }
@@ -41,7 +41,9 @@ killed min s10 min "crash minimization" CRASI
 ls w_min/out/default/crashes/id:*sig:06* >/dev/null 2>&1 || fail "min: the crash being minimized was lost"
 [ "$(head -c 10 w_min/out/default/crashes/id:*sig:06*)" = CRASIAAAAA ] || fail "min: the saved crash is not the one found"
 ok "min: the crash being minimized is saved too"
-killed trim s16 trim trimming q
+# Without comparison feedback: input-to-state solves the length check
+# itself, before trimming gets there.
+KILL_ENV=FZ_NO_CMPLOG=1 killed trim s16 trim trimming q
 killed calib s4 calib calibration q
 killed hang s4 hang "a hang's confirmation" h
 killed i2s s4 i2s fuzzing 'KILLME!!'
