@@ -199,7 +199,8 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
     rec->result = fz_fsrv_run_batch(&x->fs, from, n, rec->timeout_ms, at);
     /* The runs it made, from .. *at (after the fact: the batch segment
      * keeps them until the next batch). */
-    for (uint32_t i = from; i <= *at && i - from < FZ_EXEC_SUSPECTS; i++) {
+    uint32_t first = *at - from >= FZ_EXEC_SUSPECTS ? *at - FZ_EXEC_SUSPECTS + 1 : from;
+    for (uint32_t i = first; i <= *at; i++) {
         uint32_t len;
         const uint8_t *buf = fz_exec_batch_input(x, i, &len);
         suspect(x, buf, len);
