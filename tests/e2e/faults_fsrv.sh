@@ -115,3 +115,8 @@ for t in pk lk; do
     done
     ok "$t: the input that kills the forkserver is saved (5 of 5 runs)"
 done
+
+# --replay of saved crashes that kill the forkserver: each counts as a
+# crash (exit 3) and the others still run, on a new forkserver.
+mkdir rp && printf Kx >rp/k1 && printf aa >rp/a && printf Ky >rp/k2
+expect "--replay of inputs that kill the forkserver" 3 "replayed 3 files: 2 crashed" fz-fuzz --replay rp -- ./fk sync @@
