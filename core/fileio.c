@@ -166,8 +166,10 @@ int fz_file_out_check(const char *path, const char *in, int overwrite, char *err
     if (lstat(path, &o) != 0)
         return 0; /* a new file */
     if (S_ISLNK(o.st_mode)) {
-        snprintf(err, n, "-o '%s' is a symlink; fz tools never write through a link (it may "
-                 "point anywhere): give the real path", path);
+        snprintf(err, n,
+                 "-o '%s' is a symlink; fz tools never write through a link (it may "
+                 "point anywhere): give the real path",
+                 path);
         return -1;
     }
     if (!S_ISREG(o.st_mode))
@@ -176,15 +178,19 @@ int fz_file_out_check(const char *path, const char *in, int overwrite, char *err
         return 0; /* the tool replaces its output files */
     if (in && stat(in, &i) == 0 && i.st_dev == o.st_dev && i.st_ino == o.st_ino) {
         if (!overwrite) {
-            snprintf(err, n, "-o '%s' is the input file itself; writing the result there would "
-                     "replace the original: give another -o, or add -F to replace it", path);
+            snprintf(err, n,
+                     "-o '%s' is the input file itself; writing the result there would "
+                     "replace the original: give another -o, or add -F to replace it",
+                     path);
             return -1;
         }
         return 0;
     }
     if (!overwrite) {
-        snprintf(err, n, "-o '%s' already exists; give a path that does not exist, or add -F "
-                 "to overwrite it", path);
+        snprintf(err, n,
+                 "-o '%s' already exists; give a path that does not exist, or add -F "
+                 "to overwrite it",
+                 path);
         return -1;
     }
     return 0;

@@ -341,8 +341,7 @@ static int open_input(fz_fsrv_t *fs, char *err, size_t errlen)
 static int renew_input(fz_fsrv_t *fs)
 {
     struct stat sb;
-    if (stat(fs->input_path, &sb) == 0 && sb.st_ino == fs->input_ino &&
-        sb.st_dev == fs->input_dev)
+    if (stat(fs->input_path, &sb) == 0 && sb.st_ino == fs->input_ino && sb.st_dev == fs->input_dev)
         return 0;
     for (int tries = 0;; tries++) {
         if (unlink(fs->input_path) != 0) {

@@ -124,8 +124,8 @@ typedef struct {
     char *input_path;
     int owns_input_path;
     int input_fd;
-    int input_named;         /* the target knows input_path (@@ or -f): checked per run */
-    dev_t input_dev;         /* ...and the file it must name */
+    int input_named; /* the target knows input_path (@@ or -f): checked per run */
+    dev_t input_dev; /* ...and the file it must name */
     ino_t input_ino;
     int dev_null_fd;
     pid_t fsrv_pid;

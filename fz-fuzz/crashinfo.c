@@ -381,11 +381,13 @@ int fz_crashinfo_artifact_check(const fz_cfg_t *cfg, char *err, size_t n)
         slash[slash == dir] = 0; /* "/x" keeps "/" */
     struct stat sb;
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) || access(dir, W_OK | X_OK) != 0) {
-        snprintf(err, n, "--artifact-prefix %s: '%s' is not a writable directory (%s); create "
+        snprintf(err, n,
+                 "--artifact-prefix %s: '%s' is not a writable directory (%s); create "
                  "it first, since every crash is to be copied there",
                  cfg->artifact_prefix, dir,
-                 stat(dir, &sb) != 0 ? strerror(errno)
-                 : !S_ISDIR(sb.st_mode) ? "not a directory" : "not writable");
+                 stat(dir, &sb) != 0    ? strerror(errno)
+                 : !S_ISDIR(sb.st_mode) ? "not a directory"
+                                        : "not writable");
         return -1;
     }
     return 0;

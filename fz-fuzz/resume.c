@@ -79,8 +79,7 @@ uint32_t fz_resume_known_crashes(fz_state_t *st)
         fz_run_result_t r = fz_exec_run(x, files.f[i].data, files.f[i].len, 0, &rec);
         if (r == FZ_RUN_ERROR) {
             char doing[4200];
-            snprintf(doing, sizeof doing, "the re-run of saved crash %s/%s", dir,
-                     files.f[i].name);
+            snprintf(doing, sizeof doing, "the re-run of saved crash %s/%s", dir, files.f[i].name);
             if (!rec.signal)
                 fz_run_broke(st, files.f[i].data, files.f[i].len, 0, NULL, doing);
             /* It made the target kill its forkserver again: it still

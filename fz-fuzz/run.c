@@ -8,9 +8,8 @@
 #include "fz-fuzz/fuzz.h"
 #include "fz-log.h"
 
-fz_run_result_t fz_run_again(fz_state_t *st, const uint8_t *buf, uint32_t len,
-                             uint32_t timeout_ms, fz_exec_rec_t *rec, const fz_origin_t *o,
-                             const char *doing)
+fz_run_result_t fz_run_again(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t timeout_ms,
+                             fz_exec_rec_t *rec, const fz_origin_t *o, const char *doing)
 {
     fz_run_result_t r = fz_exec_run(&st->exec, buf, len, timeout_ms, rec);
     if (r == FZ_RUN_ERROR)
@@ -19,8 +18,8 @@ fz_run_result_t fz_run_again(fz_state_t *st, const uint8_t *buf, uint32_t len,
 }
 
 fz_run_result_t fz_run_again_polled(fz_state_t *st, const uint8_t *buf, uint32_t len,
-                                    uint32_t timeout_ms, fz_exec_rec_t *rec,
-                                    const fz_origin_t *o, const char *doing)
+                                    uint32_t timeout_ms, fz_exec_rec_t *rec, const fz_origin_t *o,
+                                    const char *doing)
 {
     fz_run_result_t r =
         fz_exec_run_polled(&st->exec, buf, len, timeout_ms, fz_fuzz_min_poll, st, rec);
@@ -29,8 +28,8 @@ fz_run_result_t fz_run_again_polled(fz_state_t *st, const uint8_t *buf, uint32_t
     return r;
 }
 
-void fz_run_broke(fz_state_t *st, const uint8_t *buf, uint32_t len, int sig,
-                  const fz_origin_t *o, const char *doing)
+void fz_run_broke(fz_state_t *st, const uint8_t *buf, uint32_t len, int sig, const fz_origin_t *o,
+                  const char *doing)
 {
     char why[sizeof st->exec.fs.errmsg];
     snprintf(why, sizeof why, "%s", fz_exec_errmsg(&st->exec));

@@ -25,23 +25,22 @@
 /* Runs buf once more (timeout_ms 0: the timeout in force) and returns the
  * result, as fz_exec_run does; never returns FZ_RUN_ERROR: a run that
  * lost the target goes to fz_run_broke with o and doing. */
-fz_run_result_t fz_run_again(fz_state_t *st, const uint8_t *buf, uint32_t len,
-                             uint32_t timeout_ms, fz_exec_rec_t *rec, const fz_origin_t *o,
-                             const char *doing);
+fz_run_result_t fz_run_again(fz_state_t *st, const uint8_t *buf, uint32_t len, uint32_t timeout_ms,
+                             fz_exec_rec_t *rec, const fz_origin_t *o, const char *doing);
 
 /* fz_run_again for a hang's confirmation (timeout_ms, a long one): -V
  * and a stop signal cut it short within a moment; then rec->cut is set
  * and the result is FZ_RUN_HANG. */
 fz_run_result_t fz_run_again_polled(fz_state_t *st, const uint8_t *buf, uint32_t len,
-                                    uint32_t timeout_ms, fz_exec_rec_t *rec,
-                                    const fz_origin_t *o, const char *doing);
+                                    uint32_t timeout_ms, fz_exec_rec_t *rec, const fz_origin_t *o,
+                                    const char *doing);
 
 /* The run of buf lost the target (FZ_RUN_ERROR; sig: its record's
  * signal, the one that killed the forkserver, 0 if none) while fz-fuzz was
  * doing what doing names (a noun: "trimming", "crash minimization").
- * With o, buf is saved in crashes/ when its run killed the forkserver; without o, buf is kept already (a seed, a queue entry, a
- * saved crash) and the message says so.  Ends the run (fz_die: exit 3
- * when a crash is saved). */
+ * With o, buf is saved in crashes/ when its run killed the forkserver; without o, buf is kept
+ * already (a seed, a queue entry, a saved crash) and the message says so.  Ends the run (fz_die:
+ * exit 3 when a crash is saved). */
 __attribute__((noreturn)) void fz_run_broke(fz_state_t *st, const uint8_t *buf, uint32_t len,
                                             int sig, const fz_origin_t *o, const char *doing);
 

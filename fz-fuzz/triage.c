@@ -359,7 +359,8 @@ static fz_run_result_t confirm_hang(fz_state_t *st, const uint8_t *buf, uint32_t
     *again = *rec;
     if (rec->timeout_ms >= hang_ms)
         return FZ_RUN_HANG;
-    fz_run_result_t r = fz_run_again_polled(st, buf, len, hang_ms, again, o, "a hang's confirmation");
+    fz_run_result_t r =
+        fz_run_again_polled(st, buf, len, hang_ms, again, o, "a hang's confirmation");
     /* Cut short by -V or a signal: not confirmed, and the run ends. */
     return again->cut ? FZ_RUN_OK : r;
 }

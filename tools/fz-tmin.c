@@ -21,13 +21,14 @@ const char *fz_log_prog = "fz-tmin";
 
 static void usage(void)
 {
-    fprintf(stderr,
-            "usage: fz-tmin -i IN -o OUT [-F] [-t MS] [-m MB] [-x] [-E N] [-q] -- ./target [args, @@]\n"
-            "  shrinks IN keeping its crash (same signal; -x: any crash) or, if it does not\n"
-            "  crash, its coverage; writes the result to OUT, which must not exist\n"
-            "  (-F: overwrite it, even when it is IN; a symlink is always refused)\n"
-            "  -t MS  per-run timeout (1000)   -m MB  memory limit   -E N  at most N runs\n"
-            "exit: 0 done, 1 error\n");
+    fprintf(
+        stderr,
+        "usage: fz-tmin -i IN -o OUT [-F] [-t MS] [-m MB] [-x] [-E N] [-q] -- ./target [args, @@]\n"
+        "  shrinks IN keeping its crash (same signal; -x: any crash) or, if it does not\n"
+        "  crash, its coverage; writes the result to OUT, which must not exist\n"
+        "  (-F: overwrite it, even when it is IN; a symlink is always refused)\n"
+        "  -t MS  per-run timeout (1000)   -m MB  memory limit   -E N  at most N runs\n"
+        "exit: 0 done, 1 error\n");
     exit(FZ_EXIT_ERROR);
 }
 
