@@ -98,6 +98,12 @@ typedef struct {
     int last_signal;       /* signal that killed it, 0 if none */
     int last_exit_code;    /* exit code if it exited, else -1 */
     uint64_t last_exec_us; /* wall time of the run, microseconds */
+    /* When set, a run waiting longer than a moment calls it every 200 ms
+     * and ends like a timeout (last_cut set) when it returns non-zero:
+     * core/exec.h, fz_exec_run_polled. */
+    int (*interrupt)(void *ctx);
+    void *interrupt_ctx;
+    int last_cut;          /* the last run was cut short by interrupt */
     int broke_signal;      /* FZ_RUN_ERROR: the signal that killed the forkserver
                               while it ran an input (the input did it), else 0 */
     uint32_t run_timeout_ms; /* the timeout the last run had */
@@ -118,6 +124,9 @@ typedef struct {
     char *input_path;
     int owns_input_path;
     int input_fd;
+    int input_named; /* the target knows input_path (@@ or -f): checked per run */
+    dev_t input_dev; /* ...and the file it must name */
+    ino_t input_ino;
     int dev_null_fd;
     pid_t fsrv_pid;
     pid_t child_pid;              /* current child (a stopped persistent one too) */
@@ -180,6 +189,11 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
  * fs->last_exec_us is the mean time of those runs. */
 fz_run_result_t fz_fsrv_run_batch(fz_fsrv_t *fs, uint32_t from, uint32_t n, uint32_t timeout_ms,
                                   uint32_t *at);
+
+/* Starts the forkserver again after FZ_RUN_ERROR (an input made the target
+ * kill it), with the same shared memory, input file and options.  Returns
+ * 0, or -1 with a one-line message in err and no forkserver. */
+int fz_fsrv_restart(fz_fsrv_t *fs, char *err, size_t errlen);
 
 /* Kills the forkserver, any child and every process they left in the
  * target's session (forking targets), removes the input file, detaches the

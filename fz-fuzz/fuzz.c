@@ -19,6 +19,7 @@
 #include "core/minimize.h"
 #include "fz-fuzz/status.h"
 #include "fz-fuzz/names.h"
+#include "fz-fuzz/run.h"
 #include "fz-fuzz/sync.h"
 #include "fz-fuzz/triage.h"
 #include "fz-log.h"
@@ -53,8 +54,10 @@ int fz_fuzz_name(const fz_state_t *st, char *buf, size_t n, uint32_t id, int sig
     fz_origin_t named = *o;
     if (!o->peer)
         named.src = st->queue.e[o->src]->file_id; /* names carry the parent's file id */
-    return fz_name_find(buf, n, id, sig, &named, fz_now_ms() - st->stats.start_ms,
-                        fz_state_execs(st), new_edge);
+    /* A resumed campaign's names go on from its earlier runs' totals. */
+    return fz_name_find(buf, n, id, sig, &named,
+                        st->stats.prev_run_time * 1000 + fz_now_ms() - st->stats.start_ms,
+                        st->stats.prev_execs + fz_state_execs(st), new_edge);
 }
 
 /* A new entry: calibrate it, add it to the queue and save it.  It is
@@ -65,7 +68,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
                       const fz_origin_t *o)
 {
     fz_calib_t c;
-    fz_calibrate(st, buf, len, &c);
+    fz_calibrate(st, buf, len, o, &c);
 
     char name[256];
     fz_fuzz_name(st, name, sizeof(name), st->next_queue_id++, 0, o, kind == FZ_COV_NEW_EDGE);
@@ -91,24 +94,6 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
         st->stats.last_edge_ms = st->stats.last_find_ms;
 }
 
-/* The forkserver is gone.  When it was killed while it ran buf, the input
- * made the target kill it (core/fsrv.h, broke_signal): that input is saved
- * as a crash, so crashes/ and the exit status (3) say what happened, and
- * the run ends, since no target is left to run. */
-__attribute__((noreturn)) static void target_broke(fz_state_t *st, const uint8_t *buf,
-                                                 uint32_t len, const fz_origin_t *o)
-{
-    fz_exec_t *x = &st->exec;
-    if (!x->fs.broke_signal)
-        fz_die("the target stopped answering: %s", fz_exec_errmsg(x));
-    char name[256];
-    fz_fuzz_name(st, name, sizeof(name), st->next_crash_id++, x->fs.broke_signal, o, 0);
-    fz_outdir_save(&st->out, "crashes", name, buf, len);
-    st->stats.saved_crashes++;
-    st->stats.last_crash_ms = fz_now_ms();
-    fz_die("%s; the input is saved as %s/crashes/%s", fz_exec_errmsg(x), st->out.dir, name);
-}
-
 /* An entry's first turn starts by shrinking it while it keeps every bucket
  * of its map (not only what it added: a smaller input that lost coverage
  * would be a different entry), within FZ_TRIM_MAX_EXECS runs.  The smaller
@@ -120,10 +105,9 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
     if (x->blind || e->len < 2 || (e->depth <= 1 && e->len < FZ_TRIM_MIN_BYTES))
         return;
     fz_exec_rec_t rec;
-    fz_run_result_t r = fz_exec_run(x, e->data, e->len, 0, &rec);
+    fz_origin_t o = {.op = "trim", .src = e->id};
+    fz_run_result_t r = fz_run_again(st, e->data, e->len, 0, &rec, &o, "trimming");
     st->stats.min_execs++;
-    if (r == FZ_RUN_ERROR)
-        fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
     if (r != FZ_RUN_OK)
         return; /* flaky: it crashed or hung now; keep it as it is */
     uint8_t *want = malloc(x->map_size);
@@ -147,8 +131,8 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
     fz_min_result_t mr = fz_minimize(x, &mc, e->data, e->len, st->min_buf, &out_len, &ms);
     st->stats.min_execs += ms.execs;
     free(want);
-    if (mr == FZ_MIN_ERROR)
-        fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
+    if (mr == FZ_MIN_ERROR) /* the entry is saved; the candidate that broke it is too */
+        fz_run_broke(st, st->min_buf, (uint32_t)out_len, ms.error_signal, &o, "trimming");
     if (mr != FZ_MIN_OK || out_len >= e->len)
         return;
     if (fz_fuzz_should_stop(st)) {
@@ -159,10 +143,8 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
         return;
     }
     /* Its work (the cost proxy) from one run of the trimmed input. */
-    r = fz_exec_run(x, st->min_buf, out_len, 0, &rec);
+    r = fz_run_again(st, st->min_buf, (uint32_t)out_len, 0, &rec, &o, "trimming");
     st->stats.min_execs++;
-    if (r == FZ_RUN_ERROR)
-        fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
     if (r != FZ_RUN_OK)
         return;
     fz_queue_shrink(&st->queue, e, st->min_buf, (uint32_t)out_len, fz_calib_work(rec.map, rec.map_size));
@@ -220,7 +202,7 @@ static int judge(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
     int grew = 0;
     switch (rec->result) {
     case FZ_RUN_ERROR:
-        target_broke(st, buf, len, o);
+        fz_run_broke(st, buf, len, rec->signal, o, o->peer ? "a sync import" : "fuzzing");
     case FZ_RUN_CRASH:
         fz_triage_crash(st, buf, len, rec, o);
         break;

@@ -360,6 +360,8 @@ void fz_stats_plot_resume(fz_state_t *st)
         return;
     size_t len = strlen(text);
     plot_append(&st->stats, text, len);
+    if (len && text[len - 1] != '\n') /* a damaged last line: not glued to the next */
+        plot_append(&st->stats, "\n", 1);
     /* The last line's relative_time: plot_data may be newer than
      * fuzzer_stats (a kill between the two writes). */
     while (len && text[len - 1] == '\n')

@@ -76,7 +76,16 @@ START_TEST(test_plot_empty)
     ck_assert_int_eq(fz_plot_parse(hdr, strlen(hdr), &p, err, sizeof err), -1);
     ck_assert_str_eq(err, "no data rows yet");
     ck_assert_int_eq(fz_plot_parse("1, 2, 3\n", 8, &p, err, sizeof err), -1);
-    ck_assert_ptr_nonnull(strstr(err, "3 fields"));
+    ck_assert_ptr_nonnull(strstr(err, "1 line(s) skipped"));
+    /* A garbage first line (issue 26) is skipped and counted; the rows
+     * after it still chart. */
+    const char *g = "garbage!!\n"
+                    "1, 0, 0, 1, 0, 0.0%, 0, 0, 0, 0, 100.0\n"
+                    "2, 0, 0, 1, 0, 0.0%, 0, 0, 0, 0, 150.0\n";
+    ck_assert_int_eq(fz_plot_parse(g, strlen(g), &p, err, sizeof err), 0);
+    ck_assert_uint_eq(p.rows, 2);
+    ck_assert_uint_eq(p.bad_lines, 1);
+    fz_plot_free(&p);
 }
 END_TEST
 
