@@ -20,7 +20,9 @@
 # (default "0 1"), BENCH_AFLPP (AFL++'s bin dir, default
 # /work/peers/build/aflpp/bin; from bench/peers.sh), BENCH_FZ_ARGS.
 # Prints one row per size: edges, binary sizes, compile times, execs/s of
-# each (execs_done / run_time from fuzzer_stats) and their ratio.  It
+# each (execs_done / run_time from fuzzer_stats), their ratio, and the CPU
+# time each spent per run (perf stat over fuzzer and target; the figure to
+# read on a loaded machine).  It
 # never fails on the numbers.
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
@@ -96,14 +98,25 @@ build() {
     fi
 }
 
+# CPU time per run (fuzzer, forkserver and children, by perf stat), which
+# a loaded machine disturbs far less than runs per second of wall time.
+pstat=(env)
+command -v perf >/dev/null && perf stat -e task-clock true >/dev/null 2>&1 && pstat=(perf stat -x, -e task-clock)
+cpu() { # us of CPU per run of the run in $1 (stats in $1.cpu)
+    local n
+    n=$(sed -n 's/^execs_done *: *//p' "$1/default/fuzzer_stats" 2>/dev/null)
+    awk -F, -v n="${n:-0}" '$3 == "task-clock" { ms = $1 } END { if (n > 0 && ms > 0) printf "%d", 1000 * ms / n; else print "-" }' \
+        "$1.cpu" 2>/dev/null || echo -
+}
+
 eps() { # execs/s of the run in $1
     local s=$1/default/fuzzer_stats
     awk -F' *: *' '$1 == "execs_done" { e = $2 } $1 == "run_time" { t = $2 }
         END { printf "%d", (t > 0 ? e / t : 0) }' "$s" 2>/dev/null || echo 0
 }
 
-printf '%8s %8s %10s %10s %8s %8s %10s %10s %7s\n' target edges fz-size afl-size fz-cc/s afl-cc/s \
-    fz-execs/s afl-execs/s ratio
+printf '%8s %8s %10s %10s %8s %8s %10s %10s %7s %9s %9s\n' target edges fz-size afl-size fz-cc/s afl-cc/s \
+    fz-execs/s afl-execs/s ratio fz-us/run afl-us/run
 for n in "${sizes[@]}"; do
     src=ladder-$n.c
     [ -e "$out/$src" ] || gen "$n" "$out/$src"
@@ -120,19 +133,22 @@ for n in "${sizes[@]}"; do
     fi
     mkdir -p "$w/seeds" && printf '\x00\x01hello fuzzing ladder, 64 bytes of seed text to index into....\n' >"$w/seeds/a"
     rm -rf "$w/fz" "$w/afl"
-    (cd "$w" && FZ_NO_AFFINITY=1 taskset -c "${cpus[0]}" "$root/bin/fz-fuzz" -q ${BENCH_FZ_ARGS:-} -s 1 \
+    (cd "$w" && FZ_NO_AFFINITY=1 taskset -c "${cpus[0]}" "${pstat[@]}" -o fz.cpu "$root/bin/fz-fuzz" -q ${BENCH_FZ_ARGS:-} -s 1 \
         -V "$secs" -i seeds -o fz -- "$out/fz-$n" @@ >fz.log 2>&1) &
     if [ $have_afl = 1 ] && [ -x "$out/aflcmp-$n" ]; then
         (cd "$w" && AFL_NO_AFFINITY=1 AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
-            taskset -c "${cpus[1]:-${cpus[0]}}" "$aflpp/afl-fuzz" -s 1 -V "$secs" -i seeds -o afl \
+            taskset -c "${cpus[1]:-${cpus[0]}}" "${pstat[@]}" -o afl.cpu "$aflpp/afl-fuzz" -s 1 -V "$secs" -i seeds -o afl \
             -c "$out/aflcmp-$n" -- "$out/afl-$n" @@ >afl.log 2>&1) &
     fi
     wait
     feps=$(eps "$w/fz")
     [ -e "$w/afl/default/fuzzer_stats" ] && aeps=$(eps "$w/afl")
-    printf '%8s %8s %10s %10s %8s %8s %10s %10s %7s\n' "$n" "${edges:--}" "$fzsize" "$aflsize" \
+    printf '%8s %8s %10s %10s %8s %8s %10s %10s %7s %9s %9s\n' "$n" "${edges:--}" "$fzsize" "$aflsize" \
         "$(cat "$out/fz-$n.time")" "$afltime" "$feps" "$aeps" \
-        "$(awk -v a="$feps" -v b="$aeps" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }')"
+        "$(awk -v a="$feps" -v b="$aeps" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }')" \
+        "$(cd "$w" && cpu fz)" "$(cd "$w" && cpu afl)"
 done
-echo "(execs/s: each fuzzer's execs_done / run_time over a -V $secs run; ratio fz / AFL++;"
+echo "(execs/s: each fuzzer's execs_done / run_time over a -V $secs run; ratio fz / AFL++; us/run:"
+echo " CPU time of the fuzzer and its target processes per counted run, by perf stat; AFL++ does not count"
+echo " the runs of its CmpLog build, so its figure includes them;"
 echo " sizes in bytes; compile times in seconds of wall time, on a machine that may be loaded)"
