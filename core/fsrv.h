@@ -90,6 +90,9 @@ typedef struct {
                               (FZ_FS_NEW_OPT_FZ_CMPLOG, include/fz-cmplog.h) */
     int batch;             /* batches negotiated: fz_fsrv_run_batch hands the target
                               many inputs at once (shm.batch, shm.virgin) */
+    uint32_t custom;       /* with batches: FZ_FS_NEW_OPT_FZ_CUSTOM / _XOVER, the
+                              harness's own mutator takes requests
+                              (include/fz-protocol.h, "Harness-side mutation") */
 
     /* Last run. */
     int last_status;       /* waitpid() status */

@@ -17,6 +17,7 @@
 #include "fz-config.h"
 #include "fz-fuzz/calibrate.h"
 #include "fz-fuzz/crashinfo.h"
+#include "fz-fuzz/custom.h"
 #include "fz-fuzz/jobs.h"
 #include "core/coverage.h"
 #include "fz-fuzz/dictfile.h"
@@ -411,12 +412,15 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
             fz_die("%s", err);
     if (st->cfg.n_dicts)
         fz_info("dictionary: %zu tokens from %d -x option(s)", st->dict.count, st->cfg.n_dicts);
-    setup_exec(st);
-    load_inputs(st, &seeds);
-    st->stats.start_ms = fz_now_ms();
     if (!st->cfg.seed_given)
         st->cfg.seed = pick_seed();
     fz_rng_seed(&st->rng, st->cfg.seed);
+    fz_custom_load(st); /* AFL_CUSTOM_MUTATOR_LIBRARY: before anything is started or written */
+    setup_exec(st);
+    fz_custom_started(st);
+    fz_lfmut_setup(st);
+    load_inputs(st, &seeds);
+    st->stats.start_ms = fz_now_ms();
     fz_queue_init(&st->queue, st->exec.map_size);
     fz_status_init(st);
     /* Nothing is written until every seed has passed: a seed that hangs
@@ -459,6 +463,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
                "are fixed; fz-fuzz --replay %s/crashes lists them)\n",
                st->crashes_still, st->out.dir);
     dying_state = NULL;
+    fz_custom_unload(st);
     free_exec(st);
     fz_i2s_free(&st->i2s);
     fz_sync_free(&st->sync);

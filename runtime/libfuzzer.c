@@ -118,6 +118,7 @@ static int fuzz_loop(int argc, char **argv, int shm_input)
     uint8_t *buf = file ? malloc(FZ_MAX_INPUT) : NULL;
     while (__fz_persistent_loop(FZ_DRIVER_LOOP)) {
         if (!buf) {
+            __fz_lf_custom_apply(); /* a request for the harness's own mutator */
             unsigned int len = __fz_testcase_len();
             run_one(__afl_fuzz_ptr, len);
             continue;
@@ -154,6 +155,8 @@ __attribute__((visibility("default"))) int main(int argc, char **argv)
     if (LLVMFuzzerInitialize)
         LLVMFuzzerInitialize(&argc, &argv);
     unsigned char *fallback = __afl_fuzz_ptr;
+    if (under_fuzzer)
+        __fz_lf_custom_init(); /* LLVMFuzzerCustomMutator, ... (lf-mutate.c) */
     /* The fork point: everything above runs once per campaign. */
     __fz_manual_init();
     if (under_fuzzer)

@@ -22,21 +22,32 @@ $(LIBFZ)/fz-rt.o: $(RT_OBJS)
 # The libFuzzer driver: main() plus libFuzzer's command line, which runs
 # fz-fuzz, fz-showmap and fz-tmin; FZ_BINDIR is where it looks for them
 # first (`make install` rebuilds it for PREFIX/bin).
-LF_SRCS := runtime/libfuzzer.c runtime/lf-cli.c runtime/lf-modes.c
+# LLVMFuzzerMutate (lf-mutate.c) is fz's mutation engine: the sources of
+# build/libfzmut.a compiled again -fPIC with hidden visibility, and every
+# hidden symbol made local after the ld -r, so the engine's names never
+# clash with a harness's (only the LLVMFuzzer*, main and __afl_* entry
+# points stay global).
+LF_SRCS := runtime/libfuzzer.c runtime/lf-cli.c runtime/lf-modes.c runtime/lf-mutate.c
+LF_MUT_SRCS := mutators/rng.c mutators/dict.c mutators/mutate.c
+LF_OBJS := $(LF_SRCS:%.c=$(OBJ)/rt/%.o) $(LF_MUT_SRCS:%.c=$(OBJ)/rt/%.o)
 LF_BINDIR ?= $(abspath $(BIN))
 $(OBJ)/rt/runtime/lf-cli.o: RT_CFLAGS += -DFZ_BINDIR='"$(LF_BINDIR)"'
 
-$(LIBFZ)/fz-libfuzzer.o: $(LF_SRCS:%.c=$(OBJ)/rt/%.o)
+$(LIBFZ)/fz-libfuzzer.o: $(LF_OBJS)
 	@mkdir -p $(dir $@)
-	ld -r $^ -o $@
+	ld -r $^ -o $@.tmp
+	objcopy --localize-hidden $@.tmp $@
+	rm -f $@.tmp
 
 # `make install`: the installed driver looks in PREFIX/bin first.
 .PHONY: lf-driver-install
 lf-driver-install:
 	@mkdir -p $(OBJ)/rt/installed
 	$(CC) $(RT_CFLAGS) -DFZ_BINDIR='"$(PREFIX)/bin"' -c runtime/lf-cli.c -o $(OBJ)/rt/installed/lf-cli.o
-	ld -r $(OBJ)/rt/runtime/libfuzzer.o $(OBJ)/rt/installed/lf-cli.o $(OBJ)/rt/runtime/lf-modes.o \
-		-o $(DESTDIR)$(PREFIX)/lib/fz/fz-libfuzzer.o
+	ld -r $(filter-out $(OBJ)/rt/runtime/lf-cli.o,$(LF_OBJS)) $(OBJ)/rt/installed/lf-cli.o \
+		-o $(OBJ)/rt/installed/fz-libfuzzer.o
+	objcopy --localize-hidden $(OBJ)/rt/installed/fz-libfuzzer.o \
+		$(DESTDIR)$(PREFIX)/lib/fz/fz-libfuzzer.o
 
 # Protocol unit test: a minimal fuzzer in tests/check_runtime.c drives two
 # hand-instrumented targets built with the plain compiler (no fz-cc needed).
