@@ -18,6 +18,7 @@
 #include "fz-fuzz/calibrate.h"
 #include "fz-fuzz/crashinfo.h"
 #include "fz-fuzz/custom.h"
+#include "fz-cmplog.h"
 #include "fz-fuzz/jobs.h"
 #include "core/coverage.h"
 #include "fz-fuzz/dictfile.h"
@@ -271,6 +272,13 @@ static void setup_exec(fz_state_t *st)
     fz_fsrv_cfg_t fcfg;
     fsrv_config(&st->cfg, &fcfg);
     fz_i2s_setup(st, &fcfg);
+    /* Value profile: the target's runtime reads this (include/fz-cmplog.h). */
+    if (st->cfg.value_profile && !st->cfg.blind) {
+        setenv(FZ_ENV_VALUE_PROFILE, "1", 1);
+        fz_info("value profile: on (comparison distances count as coverage)");
+    } else {
+        unsetenv(FZ_ENV_VALUE_PROFILE);
+    }
     char err[512];
     if (fz_exec_start(&st->exec, &fcfg, FZ_EXEC_VIRGIN, err, sizeof(err)) != 0)
         fz_die("%s", err);
