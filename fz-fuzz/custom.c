@@ -88,6 +88,7 @@ struct fz_custom {
     void *afl_stub;
     uint8_t *work, *post; /* FZ_MAX_INPUT each */
     char op[64];          /* the op: name of the candidate being run */
+    uint32_t skips;       /* entries queue_get refused in a row */
 };
 
 /* The list: FZ_CUSTOM_MUTATOR wins over AFL_CUSTOM_MUTATOR_LIBRARY. */
@@ -430,5 +431,14 @@ int fz_custom_skip_entry(fz_state_t *st, fz_entry_t *e)
         skip = c->lib[i].queue_get(c->lib[i].data, (const unsigned char *)path) == 0;
     }
     free(path);
+    /* Every entry refused: the campaign would stop making runs (and -E
+     * would never end it), so the turn is taken anyway. */
+    if (skip && ++c->skips > st->queue.n) {
+        if (c->skips == st->queue.n + 1)
+            fz_warn("afl_custom_queue_get refused every queue entry; fuzzing them anyway");
+        return 0;
+    }
+    if (!skip)
+        c->skips = 0;
     return skip;
 }

@@ -14,6 +14,7 @@
  * reports a read one byte past the end.
  */
 #include <dirent.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,12 @@ static int fuzz_loop(int argc, char **argv, int shm_input)
         if (argv[i][0] != '-')
             file = argv[i];
     uint8_t *buf = file ? malloc(FZ_MAX_INPUT) : NULL;
+    /* A harness that mallocs and frees a few hundred KiB per input (zlib's
+     * deflate state) would otherwise grow and trim the heap with brk() on
+     * every run, a dozen system calls and their page faults each time; a
+     * long-lived libFuzzer process seldom trims.  Keep freed memory. */
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
     while (__fz_persistent_loop(FZ_DRIVER_LOOP)) {
         if (!buf) {
             __fz_lf_custom_apply(); /* a request for the harness's own mutator */
