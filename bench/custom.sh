@@ -11,6 +11,7 @@
 #   libFuzzer (clang)               -seed=N -runs=CAP
 #   libFuzzer, no custom mutator    built with -DLF_INFLATE_NO_MUTATOR
 #
+# fz's binary is built by fz-cc (gcc); BENCH_CUSTOM_CC=clang uses fz-clang.
 # Each cell is "runs to the crash / seconds" (runs: fz-fuzz's execs_done,
 # libFuzzer's stat::number_of_executed_units), or "none/CAP" when the cap
 # came first.  Seconds are wall time on a shared machine: the runs column
@@ -23,7 +24,9 @@ w=$(mktemp -d "${TMPDIR:-/tmp}/fz-bench-custom.XXXXXX")
 trap 'rm -rf "$w"' EXIT
 seeds=$root/testcases/lf_inflate_seeds
 
-FZ_QUIET=1 bin/fz-cc -O1 -fsanitize=fuzzer testcases/lf_inflate.c -lz -o "$w/fz" || exit 1
+fzcc=bin/fz-cc
+[ "${BENCH_CUSTOM_CC:-gcc}" = clang ] && fzcc=bin/fz-clang
+FZ_QUIET=1 $fzcc -O1 -fsanitize=fuzzer testcases/lf_inflate.c -lz -o "$w/fz" || exit 1
 have_lf=0
 if clang -O1 -fsanitize=fuzzer testcases/lf_inflate.c -lz -o "$w/lf" 2>/dev/null &&
     clang -O1 -fsanitize=fuzzer -DLF_INFLATE_NO_MUTATOR testcases/lf_inflate.c -lz -o "$w/lf0"; then
