@@ -118,7 +118,7 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
 
 int fz_exec_batch_add_request(fz_exec_t *x, const uint8_t *buf, uint32_t len)
 {
-    if (!x->fs.custom || len > FZ_MAX_INPUT || fz_exec_batch_add(x, buf, len) != 0)
+    if (!x->fs.custom || !x->fs.batch || len > FZ_MAX_INPUT || fz_exec_batch_add(x, buf, len) != 0)
         return -1;
     x->fs.shm.batch->len[x->batch_n - 1] |= FZ_BATCH_CUSTOM;
     return 0;

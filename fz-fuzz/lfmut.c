@@ -29,6 +29,11 @@ void fz_lfmut_setup(fz_state_t *st)
         fz_info("FZ_NO_CUSTOM=1: the harness's custom mutator is not used");
         return;
     }
+    if (!st->exec.fs.batch) {
+        fz_warn("the harness defines a custom mutator, but it runs only in batches, which are "
+                "off (FZ_NO_BATCH=1 or FZ_NO_DIRECT=1): fz's own mutations are used instead");
+        return;
+    }
     m->req = malloc(FZ_MAX_INPUT);
     m->ran = malloc(FZ_MAX_INPUT);
     if (!m->req || !m->ran)

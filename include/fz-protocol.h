@@ -185,8 +185,10 @@ typedef struct {
  * LLVMFuzzerCustomCrossOver), which can only run inside the harness.
  * fz's driver (runtime/lf-mutate.c) then has the runtime add
  * FZ_FS_NEW_OPT_FZ_CUSTOM and/or FZ_FS_NEW_OPT_FZ_XOVER to the options
- * word, only next to FZ_FS_NEW_OPT_FZ_BATCH.  A fuzzer that knows the bits
- * may then send, among a batch's inputs, requests: an input whose length
+ * word, next to FZ_FS_NEW_OPT_FZ_BATCH or when the fuzzer named a
+ * diagnostics page (only fz's tools do; without batches the bits only let
+ * the fuzzer say why the mutator is not used).  A fuzzer that knows the
+ * bits may then send, among a batch's inputs, requests: an input whose length
  * in fz_batch_t.len has FZ_BATCH_CUSTOM set is not run as it is but holds
  *    u32 seed, u32 max (largest result), u32 n (bytes of the base input),
  *    the n bytes, then a crossover partner (the rest; empty: mutate).

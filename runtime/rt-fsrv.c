@@ -368,7 +368,10 @@ static int handshake_v1(int err, uint32_t size, int want_shm)
     int batches = fs.direct && shm && batch_attach();
     uint32_t opt = FZ_FS_NEW_OPT_MAPSIZE | (shm ? FZ_FS_NEW_OPT_SHDMEM_FUZZ : 0) |
                    (fs.direct ? FZ_FS_NEW_OPT_FZ_DIRECT : 0) |
-                   (batches ? FZ_FS_NEW_OPT_FZ_BATCH | fs_custom_opts : 0) |
+                   (batches ? FZ_FS_NEW_OPT_FZ_BATCH : 0) |
+                   /* fz's tools only (they name a diagnostics page): the
+                    * fuzzer uses them with batches, and can say why not. */
+                   (batches || getenv(FZ_ENV_DIAG_SHM_ID) ? fs_custom_opts : 0) |
                    (__fz_rt_cmp_ready() ? FZ_FS_NEW_OPT_FZ_CMPLOG : 0);
     if (write_u32(opt) || write_u32(size) || write_u32(FZ_FS_NEW_VERSION))
         _exit(1);

@@ -41,6 +41,12 @@ rc=$?
 grep -q 'FZ_NO_CUSTOM=1' off.log || fail "FZ_NO_CUSTOM=1 not reported"
 ok "[$FZ_TEST_CC] without it: no crash in $budget runs"
 
+# Without batches the mutator cannot run: said, not silent.
+FZ_NO_BATCH=1 fz-fuzz -q -s 1 -E 2000 -i "$FZ_ROOT/testcases/lf_inflate_seeds" -o nob -- ./inf \
+    >nob.log 2>&1
+grep -q 'defines a custom mutator, but it runs only in batches' nob.log ||
+    { cat nob.log; fail "FZ_NO_BATCH=1: no warning that the custom mutator is not used"; }
+
 # -s reproduces a campaign whose mutations happen in the harness.
 fz-fuzz -q -s 1 -E $budget --until-crash -i "$FZ_ROOT/testcases/lf_inflate_seeds" -o again -- ./inf \
     >again.log 2>&1
