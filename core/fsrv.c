@@ -678,7 +678,7 @@ static int handshake_v1(fz_fsrv_t *fs, int wait_ms, char *err, size_t errlen)
         handshake_error_word(fs, opts & 0xffffu, err, errlen);
         return -1;
     }
-    fs->map_size = LEGACY_MAP_SIZE;
+    fs->map_size = fs->cfg.legacy_map_size ? fs->cfg.legacy_map_size : LEGACY_MAP_SIZE;
     if (opts & FZ_FS_NEW_OPT_MAPSIZE) {
         if (read_u32(fs->st_fd, &v, wait_ms))
             goto broken;
@@ -723,7 +723,7 @@ broken:
 static int handshake_legacy(fz_fsrv_t *fs, uint32_t word, char *err, size_t errlen)
 {
     fs->handshake_version = 0;
-    fs->map_size = LEGACY_MAP_SIZE;
+    fs->map_size = fs->cfg.legacy_map_size ? fs->cfg.legacy_map_size : LEGACY_MAP_SIZE;
     if ((word & FZ_FS_OPT_ERROR) == FZ_FS_OPT_ERROR) {
         handshake_error_word(fs, FZ_FS_OPT_GET_ERROR(word), err, errlen);
         return -1;

@@ -48,6 +48,8 @@ typedef struct {
     int no_shm_input;       /* never use shared-memory input even if offered */
     int no_direct;          /* keep AFL++'s SIGSTOP persistent protocol even with an
                                fz runtime (FZ_NO_DIRECT=1; fz_fsrv_cfg_init reads it) */
+    uint32_t legacy_map_size; /* map bytes of a target that reports no size (AFL_MAP_SIZE);
+                                 0 = AFL's 64 KiB */
     int no_affinity;        /* do not bind to a free CPU (FZ_NO_AFFINITY=1 or
                                AFL_NO_AFFINITY=1; fz_fsrv_cfg_init reads them) */
     int spin;               /* direct mode: give the target a second free CPU and

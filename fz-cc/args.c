@@ -192,8 +192,9 @@ static const char *strip_fuzzer(fz_args_t *a, const char *arg, bool *fuzzer)
 /* ---- classification ---------------------------------------------------- */
 
 typedef struct {
-    bool opt_c, opt_S, no_code, shared, no_libc, lang_used, probe, lto;
+    bool opt_c, opt_S, no_code, shared, no_libc, lang_used, probe, lto, out_stdout;
     int n_inputs, n_sources;
+    const char *source; /* the first one */
 } scan_t;
 
 /* Options whose value is the next argument (when not joined). */
@@ -332,7 +333,8 @@ static void scan(const strvec_t *args, scan_t *s)
         const char *next = i + 1 < args->n ? args->v[i + 1] : NULL;
         if (a[0] != '-' || !strcmp(a, "-")) {
             s->n_inputs++;
-            s->n_sources += is_source(lang, a);
+            if (is_source(lang, a) && s->n_sources++ == 0)
+                s->source = a;
             note_probe(s, a);
         } else if (!strcmp(a, "-x") || !strncmp(a, "-x", 2)) {
             lang = a[2] ? a + 2 : next;
@@ -342,6 +344,7 @@ static void scan(const strvec_t *args, scan_t *s)
             const char *out = a[2] ? a + 2 : next;
             if (out)
                 note_probe(s, out);
+            s->out_stdout = out && !strcmp(out, "-");
             i += !a[2];
         } else if (!strcmp(a, "-flto") || !strncmp(a, "-flto=", 6) || !strcmp(a, "-fno-lto")) {
             s->lto = a[2] == 'l';
@@ -452,6 +455,9 @@ void fz_args_rewrite(const fz_args_cfg_t *cfg, int argc, char *const argv[], fz_
     scan_t s = {0};
     scan(&flat, &s);
     free(flat.v);
+    out->n_sources = s.n_sources;
+    out->source = s.source ? own(out, xstrdup(s.source)) : NULL;
+    out->out_stdout = s.out_stdout;
 
     bool passthrough = s.no_code || s.n_inputs == 0;
     out->compiles = !passthrough && s.n_sources > 0;
@@ -473,6 +479,7 @@ void fz_args_rewrite(const fz_args_cfg_t *cfg, int argc, char *const argv[], fz_
     if (out->compiles || out->plugin_at_link) {
         const char *plugin = cfg->kind == FZ_CC_KIND_CLANG ? "fz-llvm-pass.so" : "fz-gcc-plugin.so";
         const char *flag = cfg->kind == FZ_CC_KIND_CLANG ? "-fpass-plugin=" : "-fplugin=";
+        out->plugin_at = res.n;
         sv_push(&res, own(out, join3(flag, lib_file(out, cfg, plugin), "")));
     }
     if (out->compiles)

@@ -33,6 +33,10 @@ typedef struct {
     bool probe;          /* a configure probe: run the compiler with FZ_QUIET=1 */
     bool plugin_at_link; /* GCC link step: the plugin was added for LTO code generation */
     bool lto;            /* -flto is in effect for a build step */
+    int plugin_at;       /* index in argv of the plugin flag, 0 when none was added */
+    const char *source;  /* the first source file compiled, or NULL (for messages) */
+    int n_sources;       /* how many source files are compiled */
+    bool out_stdout;     /* "-o -": the output goes to stdout */
     /* Paths (under lib_dir) the result needs, NULL-terminated. */
     const char *needs[FZ_ARGS_MAX_NEEDS + 1];
     /* Everything allocated for the result, freed by fz_args_free(). */

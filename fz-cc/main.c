@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fz-cc/args.h"
+#include "fz-cc/fallback.h"
 #include "fz-log.h"
 #include "fz-version.h"
 
@@ -323,10 +324,20 @@ int main(int argc, char **argv)
             return rc;
         }
 
-    /* Only a clang compile needs our exit status, to explain a failure. */
-    if (cc.kind == FZ_CC_KIND_CLANG && args.compiles) {
-        int rc = run_and_wait(&cc, args.argv);
-        if (rc != 0)
+    /* A step that loads the plugin is watched, so that a compiler crash
+     * there does not break the build (fallback.c); a clang compile's
+     * failure may also be explained. */
+    if (args.plugin_at > 0) {
+        fz_fallback_cfg_t fb = {.path = cc.path,
+                                .name = cc.name,
+                                .argv = args.argv,
+                                .plugin_at = args.plugin_at,
+                                .source = args.source,
+                                .n_sources = args.n_sources,
+                                .quiet = args.probe,
+                                .out_stdout = args.out_stdout};
+        int rc = fz_fallback_run(&fb);
+        if (rc != 0 && cc.kind == FZ_CC_KIND_CLANG && args.compiles)
             explain_clang_failure(&cc, lib_dir);
         return rc;
     }

@@ -5,13 +5,13 @@ FZCC_NAMES := $(BIN)/fz-c++ $(BIN)/fz-clang $(BIN)/fz-clang++
 ALL += $(BIN)/fz-cc $(FZCC_NAMES)
 UNIT_TESTS += $(OBJ)/tests/check_fzcc
 
-$(BIN)/fz-cc: $(OBJ)/fz-cc/main.o $(OBJ)/fz-cc/args.o
+$(BIN)/fz-cc: $(OBJ)/fz-cc/main.o $(OBJ)/fz-cc/args.o $(OBJ)/fz-cc/fallback.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) -o $@ $^
 
 $(FZCC_NAMES): $(BIN)/fz-cc
 	ln -sf fz-cc $@
 
-$(OBJ)/tests/check_fzcc: tests/check_fzcc.c $(OBJ)/fz-cc/args.o
+$(OBJ)/tests/check_fzcc: tests/check_fzcc.c $(OBJ)/fz-cc/args.o $(OBJ)/fz-cc/fallback.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)

@@ -15,6 +15,7 @@
 #include "fz-fuzz/i2s.h"
 #include "fz-fuzz/lfmut.h"
 #include "fz-fuzz/jobs.h"
+#include "mutators/text.h"
 #include "core/coverage.h"
 #include "fz-fuzz/calibrate.h"
 #include "core/minimize.h"
@@ -385,6 +386,8 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
             continue; /* the harness's LLVMFuzzerCustomCrossOver took this one */
         size_t len = fz_chain_next(&chain);
         len = fz_custom_havoc(st, buf, len, st->len.max); /* AFL++ havoc_mutation */
+        if (st->cfg.input_text) /* -a text: printable bytes (mutators/text.h) */
+            fz_text_bias(&st->rng, buf, len, e->data, e->len);
         fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
         push(st, buf, (uint32_t)len, &o);
     }

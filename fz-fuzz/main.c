@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fz-config.h"
+#include "fz-fuzz/aflenv.h"
 #include "fz-fuzz/calibrate.h"
 #include "fz-fuzz/crashinfo.h"
 #include "fz-fuzz/custom.h"
@@ -116,6 +117,9 @@ static void fsrv_config(const fz_cfg_t *cfg, fz_fsrv_cfg_t *f)
     f->mem_limit_mb = (uint32_t)cfg->mem_mb;
     f->blind = cfg->blind;
     f->debug_child = cfg->debug_child;
+    if (cfg->unbound)
+        f->no_affinity = 1;
+    f->legacy_map_size = cfg->afl_map_size;
 }
 
 /* argv joined with spaces, single-quoting words that need it. */
@@ -283,6 +287,7 @@ static void setup_exec(fz_state_t *st)
     if (fz_exec_start(&st->exec, &fcfg, FZ_EXEC_VIRGIN, err, sizeof(err)) != 0)
         fz_die("%s", err);
     fz_i2s_started(st);
+    fz_diag_modules(st); /* uninstrumented shared libraries: said once, at start-up */
     size_t m = st->exec.map_size;
     st->calib.first = xalloc_map(m);
     st->calib.var_map = xalloc_map(m);
@@ -430,6 +435,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     load_inputs(st, &seeds);
     st->stats.start_ms = fz_now_ms();
     fz_queue_init(&st->queue, st->exec.map_size);
+    st->queue.schedule = st->cfg.schedule; /* -p */
     fz_status_init(st);
     /* Nothing is written until every seed has passed: a seed that hangs
      * (or all crashing) must not leave a campaign that a rerun with the
@@ -474,6 +480,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     fz_custom_unload(st);
     free_exec(st);
     fz_i2s_free(&st->i2s);
+    free(st->diag.libs_warning);
     fz_sync_free(&st->sync);
     fz_queue_free(&st->queue);
     fz_sites_free(&st->sites);
@@ -482,6 +489,23 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     fz_outdir_close(&st->out);
     free((char *)st->command_line);
     return found ? FZ_EXIT_CRASH : FZ_EXIT_OK;
+}
+
+static void warn_line(void *ctx, const char *line)
+{
+    (void)ctx;
+    fz_warn("%s", line);
+}
+
+/* One line for each AFL++ option and AFL_* variable given that fz does not
+ * honour, and each misspelled name (aflenv.h); once, before -j forks. */
+static void say_not_honoured(const fz_cfg_t *cfg)
+{
+    for (int i = 0; i < cfg->n_afl_notes; i++)
+        fz_warn("option %s: %s", cfg->afl_flags[i], cfg->afl_notes[i]);
+    fz_aflenv_scan(environ, warn_line, NULL);
+    if (cfg->schedule_name)
+        fz_info("power schedule: %s (-p)", cfg->schedule_name);
 }
 
 int main(int argc, char **argv)
@@ -499,6 +523,7 @@ int main(int argc, char **argv)
         break;
     }
     check_target(&st.cfg);
+    say_not_honoured(&st.cfg);
     install_signals();
     if (st.cfg.replay_dir) {
         fz_fsrv_cfg_t fcfg;

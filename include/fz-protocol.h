@@ -318,6 +318,17 @@ typedef struct {
     char site_module[FZ_SITE_FRAMES][24]; /* file name (no directory) of each frame's
                                              module ("exe": the program) */
     volatile uint32_t forks;        /* fork() calls inside runs so far (see above) */
+    /* Loaded modules (fz's own): the forkserver writes these once, before
+     * its handshake, from dl_iterate_phdr() (runtime/rt-map.c).  mods_instr
+     * counts the objects (the program included) that registered edges with
+     * __fz_register; plain_libs names, one path per line, the shared
+     * libraries without fz's instrumentation that the program itself
+     * depends on (the C library, the loader, the C++ and compiler runtimes
+     * and the sanitizer runtimes aside), mods_plain of them (the list is
+     * cut at a whole line when it does not fit). */
+    uint32_t mods_instr;
+    uint32_t mods_plain;
+    char plain_libs[2048];
 } fz_diag_t;
 
 #endif

@@ -54,6 +54,7 @@
  */
 #include "fz-cmplog.h"
 #include "fz-config.h"
+#include "fz-test-crash.h"
 
 #include "gcc-plugin.h"
 
@@ -673,6 +674,9 @@ struct fz_cmp_pass : gimple_opt_pass {
     {
         if (!st->enabled || st->frozen)
             return 0;
+        if (fz_test_crash_wanted("cmp", IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn->decl))))
+            internal_error("%<FZ_TEST_CRASH%>: fz-cmp told to fail in %qs (test only)",
+                           IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn->decl)));
         /* What would be hooked, before anything changes. */
         fz_sites sites;
         collect(fn, &sites);
@@ -812,17 +816,23 @@ void fz_cmp_pass::version(function *fn, fz_sites *sites)
     hash_map<gimple *, gimple *> copy_of;
     for (unsigned i = 0; i < n; i++) {
         copies[i]->count = profile_count::zero();
-        /* gimple_duplicate_bb copies every statement but labels, in order. */
-        gimple_stmt_iterator a = gsi_start_bb(bbs[i]), b = gsi_start_bb(copies[i]);
-        for (; !gsi_end_p(a); gsi_next(&a)) {
-            if (gimple_code(gsi_stmt(a)) == GIMPLE_LABEL)
-                continue;
+        /* gimple_duplicate_bb copies every statement in order except
+         * labels and debug binds of labels (it drops those, so with -g a
+         * block that held one has fewer statements in its copy).  No site
+         * is a label or a debug statement: pair the rest. */
+        gimple_stmt_iterator a = gsi_start_nondebug_bb(bbs[i]);
+        gimple_stmt_iterator b = gsi_start_nondebug_bb(copies[i]);
+        for (;; gsi_next_nondebug(&a), gsi_next_nondebug(&b)) {
+            while (!gsi_end_p(a) && gimple_code(gsi_stmt(a)) == GIMPLE_LABEL)
+                gsi_next_nondebug(&a);
             while (!gsi_end_p(b) && gimple_code(gsi_stmt(b)) == GIMPLE_LABEL)
-                gsi_next(&b);
-            gcc_assert(!gsi_end_p(b) && gimple_code(gsi_stmt(a)) == gimple_code(gsi_stmt(b)));
+                gsi_next_nondebug(&b);
+            if (gsi_end_p(a) || gsi_end_p(b))
+                break;
+            gcc_assert(gimple_code(gsi_stmt(a)) == gimple_code(gsi_stmt(b)));
             copy_of.put(gsi_stmt(a), gsi_stmt(b));
-            gsi_next(&b);
         }
+        gcc_assert(gsi_end_p(a) && gsi_end_p(b));
     }
     basic_block b0_copy = get_bb_copy(b0);
     free_original_copy_tables();

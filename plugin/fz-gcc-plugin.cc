@@ -118,6 +118,7 @@
  * which the deny-list reader uses. */
 #include "fz-config.h"
 #include "fz-denylist.h"
+#include "fz-test-crash.h"
 
 #include "gcc-plugin.h"
 #include "plugin-version.h"
@@ -553,6 +554,9 @@ struct fz_pass : gimple_opt_pass {
     {
         if (function_skipped(st, fn))
             return 0;
+        if (fz_test_crash_wanted("edge", IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn->decl))))
+            internal_error("%<FZ_TEST_CRASH%>: fz edge pass told to fail in %qs (test only)",
+                           IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn->decl)));
         split_critical_edges(fn);
 
         /* Decide first, then insert: inserting does not change the CFG, but

@@ -54,6 +54,7 @@
 #include "fz-cmplog.h"
 #include "fz-config.h"
 #include "plugin/fz-llvm-cmp.h"
+#include "plugin/fz-test-crash.h"
 
 using namespace llvm;
 
@@ -399,6 +400,8 @@ Function *make_copy(fz_cmp_module &m, Function &F, ValueToValueMapTy &vmap)
 bool instrument_function(fz_cmp_module &m, Function &F,
                          const std::function<bool(const BasicBlock &)> &denied)
 {
+    if (fz_test_crash_wanted("cmp", F.getName().str().c_str()))
+        abort(); /* FZ_TEST_CRASH: test only */
     std::vector<fz_site> found;
     for (BasicBlock &BB : F) {
         if (denied(BB))

@@ -121,6 +121,7 @@
 #include "fz-config.h"
 #include "plugin/fz-denylist.h"
 #include "plugin/fz-llvm-cmp.h"
+#include "plugin/fz-test-crash.h"
 
 using namespace llvm;
 
@@ -530,6 +531,8 @@ static void fz_prune(Function &F, fz_block_set &counted)
 static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64_t next,
                                        const fz_denylist_t *dl, bool prune, bool *changed)
 {
+    if (fz_test_crash_wanted("edge", F.getName().str().c_str()))
+        abort(); /* FZ_TEST_CRASH: test only */
     if (SplitAllCriticalEdges(F) > 0)
         *changed = true;
     /* Decide first, then insert; inserting does not change the CFG, but

@@ -19,7 +19,7 @@ ALL += lib/fz/fz-gcc-plugin.so lib/fz/fz-gcc-plugin.version
 
 FZ_GCC_PLUGIN_SRCS = plugin/fz-gcc-plugin.cc plugin/fz-gcc-cmp.cc
 
-lib/fz/fz-gcc-plugin.so: $(FZ_GCC_PLUGIN_SRCS) plugin/fz-gcc-cmp.h plugin/fz-denylist.h \
+lib/fz/fz-gcc-plugin.so: $(FZ_GCC_PLUGIN_SRCS) plugin/fz-gcc-cmp.h plugin/fz-denylist.h plugin/fz-test-crash.h \
 		include/fz-config.h include/fz-cmplog.h
 	@mkdir -p $(dir $@)
 	@test -f $(FZ_GCC_PLUGIN_INC)/gcc-plugin.h || { echo "plugin/gcc.mk: GCC plugin headers not found in $(FZ_GCC_PLUGIN_INC); install them: apt-get install gcc-$(FZ_GCC_MAJOR)-plugin-dev (or run make check as root)" >&2; exit 1; }

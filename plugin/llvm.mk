@@ -35,7 +35,7 @@ ALL += $(LIBFZ)/fz-llvm-pass.so $(LIBFZ)/fz-llvm-pass.version
 
 FZ_LLVM_SRCS = plugin/fz-llvm-pass.cc plugin/fz-llvm-cmp.cc
 
-$(LIBFZ)/fz-llvm-pass.so: $(FZ_LLVM_SRCS) plugin/fz-llvm-cmp.h plugin/fz-denylist.h \
+$(LIBFZ)/fz-llvm-pass.so: $(FZ_LLVM_SRCS) plugin/fz-llvm-cmp.h plugin/fz-denylist.h plugin/fz-test-crash.h \
 		include/fz-config.h include/fz-cmplog.h
 	@if [ -n "$(FZ_LLVM_MISSING)" ]; then \
 	    echo "plugin/llvm.mk: $(FZ_LLVM_MISSING): skipping $@ (clang support is optional; for it: apt-get install clang llvm-dev)" >&2; \

@@ -27,11 +27,16 @@ $(LIBFZ)/fz-rt.o: $(RT_OBJS)
 # hidden symbol made local after the ld -r, so the engine's names never
 # clash with a harness's (only the LLVMFuzzer*, main and __afl_* entry
 # points stay global).
-LF_SRCS := runtime/libfuzzer.c runtime/lf-cli.c runtime/lf-modes.c runtime/lf-mutate.c
+LF_SRCS := runtime/libfuzzer.c runtime/lf-cli.c runtime/lf-modes.c runtime/lf-run.c \
+	runtime/lf-mutate.c
 LF_MUT_SRCS := mutators/rng.c mutators/dict.c mutators/mutate.c
 LF_OBJS := $(LF_SRCS:%.c=$(OBJ)/rt/%.o) $(LF_MUT_SRCS:%.c=$(OBJ)/rt/%.o)
 LF_BINDIR ?= $(abspath $(BIN))
 $(OBJ)/rt/runtime/lf-cli.o: RT_CFLAGS += -DFZ_BINDIR='"$(LF_BINDIR)"'
+# No debug information in the driver: symbolizers then name its frames by
+# their symbols, fuzzer::fz::... (lf-cli.h, LF_FRAME), which crash-state
+# tools skip as libFuzzer's own.
+$(LF_OBJS): RT_CFLAGS += -g0
 
 $(LIBFZ)/fz-libfuzzer.o: $(LF_OBJS)
 	@mkdir -p $(dir $@)
@@ -43,7 +48,7 @@ $(LIBFZ)/fz-libfuzzer.o: $(LF_OBJS)
 .PHONY: lf-driver-install
 lf-driver-install:
 	@mkdir -p $(OBJ)/rt/installed
-	$(CC) $(RT_CFLAGS) -DFZ_BINDIR='"$(PREFIX)/bin"' -c runtime/lf-cli.c -o $(OBJ)/rt/installed/lf-cli.o
+	$(CC) $(RT_CFLAGS) -g0 -DFZ_BINDIR='"$(PREFIX)/bin"' -c runtime/lf-cli.c -o $(OBJ)/rt/installed/lf-cli.o
 	ld -r $(filter-out $(OBJ)/rt/runtime/lf-cli.o,$(LF_OBJS)) $(OBJ)/rt/installed/lf-cli.o \
 		-o $(OBJ)/rt/installed/fz-libfuzzer.o
 	objcopy --localize-hidden $(OBJ)/rt/installed/fz-libfuzzer.o \

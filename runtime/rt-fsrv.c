@@ -577,6 +577,7 @@ static void fsrv_start(void)
         __fz_rt_diag_nomem(__fz_rt_map_errno());
     __fz_rt_cmp_ready(); /* attach the log once, before any child is forked */
     uint32_t size = __fz_rt_map_size();
+    __fz_rt_map_report_modules(); /* read by fz-fuzz once the handshake is done */
     int want_shm = __fz_rt_wants_shm_input();
     int rc = v && v[0] == '1' && !v[1] ? handshake_v1(err, size, want_shm)
                                        : handshake_legacy(err, size, want_shm);

@@ -9,7 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+
 #include "fz-cc/args.h"
+#include "fz-cc/fallback.h"
 #include "tests/check-run.h"
 
 const char *fz_log_prog = "check_fzcc";
@@ -380,6 +384,52 @@ START_TEST(test_macros)
 }
 END_TEST
 
+/* What fz-cc's fallback needs: where the plugin flag is, the file, and
+ * whether the output goes to stdout. */
+START_TEST(test_fallback_fields)
+{
+    fz_args_t a;
+    rewrite(FZ_CC_KIND_GCC, "gcc -O2 -g -c inffast.c -o inffast.o", &a);
+    ck_assert_int_eq(a.plugin_at, 1);
+    ck_assert_str_eq(a.argv[a.plugin_at], PLUGIN);
+    ck_assert_str_eq(a.source, "inffast.c");
+    ck_assert_int_eq(a.n_sources, 1);
+    ck_assert(!a.out_stdout);
+    fz_args_free(&a);
+    rewrite(FZ_CC_KIND_CLANG, "clang -c a.c b.c -S -o -", &a);
+    ck_assert_str_eq(a.argv[a.plugin_at], PASS);
+    ck_assert_str_eq(a.source, "a.c");
+    ck_assert_int_eq(a.n_sources, 2);
+    ck_assert(a.out_stdout);
+    fz_args_free(&a);
+    rewrite(FZ_CC_KIND_GCC, "gcc -E a.c", &a);
+    ck_assert_int_eq(a.plugin_at, 0);
+    fz_args_free(&a);
+    rewrite(FZ_CC_KIND_GCC, "gcc a.o -o prog", &a); /* the plugin, for -flto */
+    ck_assert_int_eq(a.plugin_at, 1);
+    ck_assert_ptr_null(a.source);
+    fz_args_free(&a);
+}
+END_TEST
+
+/* A crash is a crash signal or a compiler's crash report with a failure;
+ * an ordinary error is not, nor is a success that mentions the words. */
+START_TEST(test_crash_detection)
+{
+    int exit1 = 1 << 8, exit4 = 4 << 8; /* wait statuses of exit(1), exit(4) */
+    ck_assert(fz_fallback_crashed(exit4, "x.c:50:20: internal compiler error: in version"));
+    ck_assert(fz_fallback_crashed(exit1, "x.c:1:5: internal compiler error: Segmentation fault"));
+    ck_assert(fz_fallback_crashed(exit1, "PLEASE submit a bug report to https://github.com/llvm"));
+    ck_assert(fz_fallback_crashed(exit1, "LLVM ERROR: Broken function found"));
+    ck_assert(fz_fallback_crashed(SIGSEGV, ""));
+    ck_assert(fz_fallback_crashed(SIGABRT, ""));
+    ck_assert(!fz_fallback_crashed(SIGINT, ""));
+    ck_assert(!fz_fallback_crashed(SIGKILL, ""));
+    ck_assert(!fz_fallback_crashed(exit1, "x.c:3:1: error: expected ';' before '}' token"));
+    ck_assert(!fz_fallback_crashed(0, "x.c:1: warning: #warning internal compiler error"));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fzcc");
@@ -399,6 +449,8 @@ int main(void)
     tcase_add_test(tc, test_conftest);
     tcase_add_test(tc, test_response_files);
     tcase_add_test(tc, test_macros);
+    tcase_add_test(tc, test_fallback_fields);
+    tcase_add_test(tc, test_crash_detection);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }
