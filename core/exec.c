@@ -140,6 +140,14 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
 {
     memset(rec, 0, sizeof(*rec));
     rec->timeout_ms = timeout_ms ? timeout_ms : x->timeout_ms;
+    if (x->post) {
+        const uint8_t *out = NULL;
+        size_t n = x->post(x->post_ctx, buf, len, &out);
+        if (n && out) {
+            buf = out;
+            len = n;
+        }
+    }
     if (x->fs.direct)
         suspect(x, buf, len);
     rec->result = fz_fsrv_run(&x->fs, buf, len, rec->timeout_ms);
@@ -156,6 +164,26 @@ fz_run_result_t fz_exec_run_polled(fz_exec_t *x, const uint8_t *buf, size_t len,
     x->fs.interrupt = NULL;
     x->fs.interrupt_ctx = NULL;
     return r;
+}
+
+int fz_exec_batch_add_request(fz_exec_t *x, const uint8_t *buf, uint32_t len)
+{
+    if (!x->fs.custom || !x->fs.batch || len > FZ_MAX_INPUT || fz_exec_batch_add(x, buf, len) != 0)
+        return -1;
+    x->fs.shm.batch->len[x->batch_n - 1] |= FZ_BATCH_CUSTOM;
+    return 0;
+}
+
+const uint8_t *fz_exec_ran_input(const fz_exec_t *x, uint32_t *len)
+{
+    uint32_t word;
+    if (x->fs.delivery != FZ_DELIVER_SHM || !x->fs.shm.fuzz)
+        return NULL;
+    memcpy(&word, x->fs.shm.fuzz, sizeof word);
+    if ((word & FZ_BATCH_CUSTOM) || word > FZ_MAX_INPUT)
+        return NULL;
+    *len = word;
+    return x->fs.shm.fuzz + FZ_SHM_FUZZ_HDR;
 }
 
 int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
@@ -179,10 +207,15 @@ int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
     return 0;
 }
 
+int fz_exec_batch_is_request(const fz_exec_t *x, uint32_t i)
+{
+    return (x->fs.shm.batch->len[i] & FZ_BATCH_CUSTOM) != 0;
+}
+
 const uint8_t *fz_exec_batch_input(const fz_exec_t *x, uint32_t i, uint32_t *len)
 {
     const fz_batch_t *b = x->fs.shm.batch;
-    *len = b->len[i];
+    *len = b->len[i] & ~FZ_BATCH_CUSTOM;
     return b->data + b->off[i];
 }
 

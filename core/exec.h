@@ -78,6 +78,12 @@ typedef struct fz_exec {
     int raw;             /* FZ_EXEC_RAW */
     uint8_t *virgin[FZ_VIRGIN_KINDS]; /* 0xff = unseen; NULL without FZ_EXEC_VIRGIN */
     uint64_t blind_seen[FZ_VIRGIN_KINDS]; /* blind mode: bit per signal (hang: bit 0) seen */
+    /* A transformation of every input fz_exec_run runs (fz-fuzz's AFL++
+     * custom mutators' post_process): returns the length of what to run
+     * in *out (valid until the next call), or 0 to run the input as it
+     * is.  NULL: none.  Batches are not transformed. */
+    size_t (*post)(void *ctx, const uint8_t *buf, size_t len, const uint8_t **out);
+    void *post_ctx;
     /* Batches: the inputs waiting in the target's batch segment. */
     uint32_t batch_n;    /* inputs in it */
     uint32_t batch_used; /* bytes of batch->data in use */
@@ -133,7 +139,21 @@ fz_run_result_t fz_exec_run_polled(fz_exec_t *x, const uint8_t *buf, size_t len,
  * or the target takes no batches: run it and clear it first. */
 int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len);
 
-/* Queued input i and its length. */
+/* A request for the harness's own mutator (fs.custom set; include/
+ * fz-protocol.h, "Harness-side mutation"): queued like an input, but the
+ * target builds the input it runs from it.  Returns 0, or -1 as
+ * fz_exec_batch_add (and when the target takes no requests). */
+int fz_exec_batch_add_request(fz_exec_t *x, const uint8_t *buf, uint32_t len);
+
+/* Non-zero when queued input i is a request. */
+int fz_exec_batch_is_request(const fz_exec_t *x, uint32_t i);
+
+/* After a batch run of a request: the bytes the target ran, as it left
+ * them in the test-case segment (valid until the next run), or NULL when
+ * it left none (its mutator died first). */
+const uint8_t *fz_exec_ran_input(const fz_exec_t *x, uint32_t *len);
+
+/* Queued input i (a request's bytes for a request) and its length. */
 const uint8_t *fz_exec_batch_input(const fz_exec_t *x, uint32_t i, uint32_t *len);
 
 /* Empties the batch. */

@@ -763,6 +763,8 @@ static int handshake_v1(fz_fsrv_t *fs, uint64_t wait_ms, char *err, size_t errle
     /* Offered only when the runtime attached the segments we named. */
     fs->batch = fs->direct && fs->shm.batch && fs->delivery == FZ_DELIVER_SHM &&
                 (opts & FZ_FS_NEW_OPT_FZ_BATCH) != 0;
+    /* A harness's own mutator, reachable through batch requests. */
+    fs->custom = opts & (FZ_FS_NEW_OPT_FZ_CUSTOM | FZ_FS_NEW_OPT_FZ_XOVER);
     if (opts & FZ_FS_NEW_OPT_AUTODICT) {
         /* We do not use the dictionary yet, but must drain it. */
         if (read_u32(NULL, fs->st_fd, &v, wait_ms))

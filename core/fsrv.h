@@ -92,6 +92,9 @@ typedef struct {
                               (FZ_FS_NEW_OPT_FZ_CMPLOG, include/fz-cmplog.h) */
     int batch;             /* batches negotiated: fz_fsrv_run_batch hands the target
                               many inputs at once (shm.batch, shm.virgin) */
+    uint32_t custom;       /* FZ_FS_NEW_OPT_FZ_CUSTOM / _XOVER: the harness has its own
+                              mutator, which takes requests when batch is set too
+                              (include/fz-protocol.h, "Harness-side mutation") */
 
     /* Last run. */
     int last_status;       /* waitpid() status */

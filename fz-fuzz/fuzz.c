@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fz-fuzz/custom.h"
 #include "fz-fuzz/i2s.h"
+#include "fz-fuzz/lfmut.h"
 #include "fz-fuzz/jobs.h"
 #include "mutators/text.h"
 #include "core/coverage.h"
@@ -82,6 +84,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     e->exec_us = c.exec_us;
     e->trimmed = o->peer != NULL;
     fz_outdir_save(&st->out, "queue", name, buf, len);
+    fz_custom_new_entry(st, e, o->peer ? NULL : st->queue.e[o->src]->fname);
     fz_jobs_share(st, name, st->next_queue_id - 1, buf, len); /* -j: to the others at once */
     st->len.quiet_since = fz_state_execs(st);
     if (o->peer) {
@@ -102,7 +105,9 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
 {
     fz_exec_t *x = &st->exec;
     e->trimmed = 1;
-    if (x->blind || e->len < 2 || (e->depth <= 1 && e->len < FZ_TRIM_MIN_BYTES))
+    if (x->blind || e->len < 2 || fz_custom_trim(st, e))
+        return; /* an AFL++ custom mutator's trim replaces this one */
+    if (e->depth <= 1 && e->len < FZ_TRIM_MIN_BYTES)
         return;
     fz_exec_rec_t rec;
     fz_origin_t o = {.op = "trim", .src = e->id};
@@ -264,7 +269,8 @@ static void flush_batch(fz_state_t *st)
         fz_exec_rec_t rec;
         uint32_t at, len;
         fz_exec_run_batch(x, from, k, &rec, &at);
-        const uint8_t *buf = fz_exec_batch_input(x, at, &len);
+        const uint8_t *buf = fz_exec_batch_is_request(x, at) ? fz_lfmut_ran(st, at, &len)
+                                                              : fz_exec_batch_input(x, at, &len);
         judge(st, buf, len, &st->batch.origin[at], &rec);
         /* The next batch lasts about FZ_BATCH_TARGET_US at this part's
          * pace (rec.exec_us: its mean run).  Only the grouping of runs
@@ -282,6 +288,13 @@ static void flush_batch(fz_state_t *st)
 static void push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
 {
     fz_exec_t *x = &st->exec;
+    if (x->post) {
+        /* An AFL++ post_process may refuse the input (no run); batches
+         * would save what it made of the input instead of the input. */
+        if (!fz_custom_post_refuses(st, buf, len))
+            run_one(st, buf, len, o, 0);
+        return;
+    }
     if (!x->fs.batch) {
         run_one(st, buf, len, o, 0);
         return;
@@ -294,6 +307,29 @@ static void push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
     st->batch.origin[x->batch_n - 1] = *o;
     if (x->batch_n >= st->batch.size || x->batch_used >= FZ_BATCH_BYTES)
         flush_batch(st);
+}
+
+void fz_fuzz_push_request(fz_state_t *st, const uint8_t *req, uint32_t len, const fz_origin_t *o)
+{
+    fz_exec_t *x = &st->exec;
+    if (fz_exec_batch_add_request(x, req, len) != 0) {
+        flush_batch(st);
+        if (fz_exec_batch_add_request(x, req, len) != 0)
+            fz_die("a %u-byte request does not fit in an empty batch", len);
+    }
+    st->batch.origin[x->batch_n - 1] = *o;
+    if (x->batch_n >= st->batch.size || x->batch_used >= FZ_BATCH_BYTES)
+        flush_batch(st);
+}
+
+void fz_fuzz_push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
+{
+    push(st, buf, len, o);
+}
+
+void fz_fuzz_flush(fz_state_t *st)
+{
+    flush_batch(st);
 }
 
 int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
@@ -310,6 +346,10 @@ int fz_fuzz_run_logged(fz_state_t *st, const uint8_t *buf, uint32_t len, const f
  * with a splice partner drawn from the queue for each turn. */
 static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
 {
+    if (fz_lfmut_owns(st)) {
+        fz_lfmut_stage(st, e); /* the harness's LLVMFuzzerCustomMutator makes them all */
+        return;
+    }
     fz_mut_env_t env = {.dict = st->dict.count ? &st->dict : NULL,
                         .auto_dict = st->i2s.dict.count ? &st->i2s.dict : NULL};
     if (st->queue.n > 1) {
@@ -324,7 +364,10 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     /* -j: another instance's find cuts the turn short, so it is taken
      * between turns within a few runs rather than after hundreds. */
     for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st) && !fz_jobs_pending(st); i++) {
+        if (fz_lfmut_maybe_xover(st, e))
+            continue; /* the harness's LLVMFuzzerCustomCrossOver took this one */
         size_t len = fz_chain_next(&chain);
+        len = fz_custom_havoc(st, buf, len, st->len.max); /* AFL++ havoc_mutation */
         if (st->cfg.input_text) /* -a text: printable bytes (mutators/text.h) */
             fz_text_bias(&st->rng, buf, len, e->data, e->len);
         fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
@@ -425,8 +468,22 @@ static const struct fz_stage {
     {"flip1", stage_bitflip, 1},
     {"arith8", stage_arith, 1},
     {"sweep", stage_sweep, 1},
+    {"custom", fz_custom_stage, 0}, /* AFL++ custom mutators, right before havoc as in AFL++ */
     {"havoc", stage_havoc, 0},
 };
+
+/* Custom mutators decide which stages run: a harness's
+ * LLVMFuzzerCustomMutator makes every candidate (havoc's turn; libFuzzer
+ * runs nothing else), AFL_CUSTOM_MUTATOR_ONLY leaves only the AFL++
+ * custom stage. */
+static int stage_allowed(const fz_state_t *st, const struct fz_stage *s)
+{
+    if (fz_custom_only(st))
+        return s->run == fz_custom_stage;
+    if (fz_lfmut_owns(st))
+        return s->run == stage_havoc;
+    return 1;
+}
 
 /* Whether this turn runs the deterministic stages (first turns only; the
  * stages check that themselves): never on a -S secondary or with -d,
@@ -470,11 +527,14 @@ void fz_fuzz_loop(fz_state_t *st)
             st->stats.last_cycle = st->queue.cycles;
         }
         grow_max_len(st);
+        if (fz_custom_skip_entry(st, e))
+            continue; /* an AFL++ mutator's queue_get said no */
         if (!e->trimmed)
             trim_entry(st, e);
         int det = want_det(st);
         for (size_t i = 0; i < sizeof(fz_stages) / sizeof(fz_stages[0]); i++) {
-            if ((fz_stages[i].deterministic && !det) || fz_fuzz_should_stop(st))
+            if ((fz_stages[i].deterministic && !det) || !stage_allowed(st, &fz_stages[i]) ||
+                fz_fuzz_should_stop(st))
                 continue;
             uint64_t before = fz_state_execs(st);
             fz_stages[i].run(st, e, buf);

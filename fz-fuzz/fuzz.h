@@ -87,6 +87,13 @@
  * runs where havoc alone needs 2-4 times that. */
 #define FZ_TRIM_MIN_BYTES 64
 
+/* A candidate for the batched stages (the target runs it now, or later
+ * in a batch; fz_fuzz_flush runs what waits), and a request for the
+ * harness's own mutator (lfmut.h), always batched. */
+void fz_fuzz_push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
+void fz_fuzz_push_request(fz_state_t *st, const uint8_t *req, uint32_t len, const fz_origin_t *o);
+void fz_fuzz_flush(fz_state_t *st);
+
 /* Run buf once, judge the record and save what is new: crash/hang via
  * triage, new coverage into the queue (minimized unless it is a peer's,
  * calibrated).  o says where buf came from (stage, parent, peer) for the

@@ -19,6 +19,8 @@
 #include "fz-fuzz/aflenv.h"
 #include "fz-fuzz/calibrate.h"
 #include "fz-fuzz/crashinfo.h"
+#include "fz-fuzz/custom.h"
+#include "fz-cmplog.h"
 #include "fz-fuzz/jobs.h"
 #include "core/coverage.h"
 #include "fz-fuzz/dictfile.h"
@@ -280,6 +282,13 @@ static void setup_exec(fz_state_t *st)
     fz_fsrv_cfg_t fcfg;
     fsrv_config(&st->cfg, &fcfg);
     fz_i2s_setup(st, &fcfg);
+    /* Value profile: the target's runtime reads this (include/fz-cmplog.h). */
+    if (st->cfg.value_profile && !st->cfg.blind) {
+        setenv(FZ_ENV_VALUE_PROFILE, "1", 1);
+        fz_info("value profile: on (comparison distances count as coverage)");
+    } else {
+        unsetenv(FZ_ENV_VALUE_PROFILE);
+    }
     char err[512];
     if (fz_exec_start(&st->exec, &fcfg, FZ_EXEC_VIRGIN, err, sizeof(err)) != 0)
         fz_die("%s", err);
@@ -490,12 +499,15 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
             fz_die("%s", err);
     if (st->cfg.n_dicts)
         fz_info("dictionary: %zu tokens from %d -x option(s)", st->dict.count, st->cfg.n_dicts);
-    setup_exec(st);
-    load_inputs(st, &seeds);
-    st->stats.start_ms = fz_now_ms();
     if (!st->cfg.seed_given)
         st->cfg.seed = pick_seed();
     fz_rng_seed(&st->rng, st->cfg.seed);
+    fz_custom_load(st); /* AFL_CUSTOM_MUTATOR_LIBRARY: before anything is started or written */
+    setup_exec(st);
+    fz_custom_started(st);
+    fz_lfmut_setup(st);
+    load_inputs(st, &seeds);
+    st->stats.start_ms = fz_now_ms();
     fz_queue_init(&st->queue, st->exec.map_size);
     st->queue.schedule = st->cfg.schedule; /* -p */
     fz_status_init(st);
@@ -541,6 +553,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
                "are fixed; fz-fuzz --replay %s/crashes lists them)\n",
                st->crashes_still, st->out.dir);
     dying_state = NULL;
+    fz_custom_unload(st);
     free_exec(st);
     fz_i2s_free(&st->i2s);
     free(st->diag.libs_warning);

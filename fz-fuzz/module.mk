@@ -5,13 +5,14 @@ FUZZ_SRCS := fz-fuzz/options.c fz-fuzz/names.c fz-fuzz/queue.c fz-fuzz/schedule.
 	fz-fuzz/status.c fz-fuzz/diag.c fz-fuzz/resume.c fz-fuzz/calibrate.c fz-fuzz/sites.c fz-fuzz/triage.c fz-fuzz/run.c fz-fuzz/fuzz.c fz-fuzz/replay.c \
 	fz-fuzz/i2s.c
 FUZZ_SRCS += fz-fuzz/sync.c fz-fuzz/dictfile.c fz-fuzz/jobs.c fz-fuzz/crashinfo.c fz-fuzz/aflenv.c
+FUZZ_SRCS += fz-fuzz/custom.c fz-fuzz/lfmut.c
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(OBJ)/%.o)
 
 ALL += $(BIN)/fz-fuzz
 
 $(BIN)/fz-fuzz: $(OBJ)/fz-fuzz/main.o $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) -o $@ $^
+	$(CC) $(FZ_CFLAGS) -o $@ $^ -ldl
 
 # Unit tests (explicit rules, so no pattern rule of another fragment applies).
 FUZZ_TESTS := $(OBJ)/tests/check_queue $(OBJ)/tests/check_options $(OBJ)/tests/check_stats $(OBJ)/tests/check_diag

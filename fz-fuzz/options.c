@@ -72,6 +72,8 @@ static const struct opt opt_table[] = {
     {"-c", "BINARY", OPT_STR, AT(cmplog_bin),
      "afl-fuzz's CmpLog build: fz logs compares in the target itself, so -c 0 is all it "
      "needs; another BINARY is not run (AFL++'s CmpLog log is not read; docs/cmplog.md)"},
+    {"--value-profile", NULL, OPT_FLAG, AT(value_profile),
+     "comparison distances as coverage (libFuzzer's -use_value_profile=1; FZ_VALUE_PROFILE=1)"},
     {"--until-crash", NULL, OPT_FLAG, AT(until_crash),
      "stop at the first crash saved (exit 3), e.g. with -V as a CI gate"},
     {"--artifact-prefix", "P", OPT_STR, AT(artifact_prefix),
@@ -377,6 +379,7 @@ int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t err
     cfg->resume = fz_env_flag("FZ_AUTORESUME", "AFL_AUTORESUME");
     cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
     cfg->until_crash = fz_env_flag("FZ_BENCH_UNTIL_CRASH", "AFL_BENCH_UNTIL_CRASH");
+    cfg->value_profile = fz_env_flag("FZ_VALUE_PROFILE", NULL);
     err[0] = 0;
     if (sync_interval(cfg, err, errlen) != FZ_OPTIONS_OK ||
         hang_timeout(cfg, err, errlen) != FZ_OPTIONS_OK ||

@@ -52,6 +52,8 @@ typedef struct fz_cfg {
     int debug_child;        /* FZ_DEBUG_CHILD / AFL_DEBUG_CHILD: keep target output */
     int until_crash;        /* --until-crash, FZ_BENCH_UNTIL_CRASH / AFL_BENCH_UNTIL_CRASH:
                                stop at the first crash saved */
+    int value_profile;      /* --value-profile, FZ_VALUE_PROFILE=1: comparison distances
+                               as coverage (include/fz-cmplog.h) */
     const char *replay_dir; /* --replay DIR: run each file once and report */
     const char *cmplog_bin; /* -c: afl-fuzz's CmpLog binary; "0" = the target itself, which
                                is all fz uses (fz-fuzz/i2s.c says what it does with others) */

@@ -45,6 +45,7 @@ enum lf_kind {
     LF_INT,    /* -name=N, honoured */
     LF_STR,    /* -name=VALUE, honoured */
     LF_IGNORE, /* known to libFuzzer, not honoured here: named on stderr */
+    LF_ENV,    /* -name=VALUE: the fz-fuzz environment variable in note, set to VALUE */
 };
 
 /* Each flag once: how it is read and, for those fz does not honour, why. */
@@ -82,7 +83,7 @@ static const struct lf_flag {
     {S(exact_artifact_path), NULL},
     {X(close_fd_mask, "the harness's output is already discarded while fuzzing")},
     {X(verbosity, "fz prints one fixed level")},
-    {X(use_value_profile, "fz has no value profile")},
+    {"use_value_profile", LF_ENV, 0, "FZ_VALUE_PROFILE"}, /* fz-fuzz --value-profile */
     {X(reload, "the corpus is read once at start")},
     {X(only_ascii, "fz mutates all bytes")},
     {X(shrink, "fz minimizes new inputs always")},
@@ -155,6 +156,10 @@ static int parse_flag(lf_opts_t *o, const char *arg)
         if (f->kind == LF_IGNORE || (f->note && strncmp(f->note, "not honoured", 12) == 0)) {
             fprintf(stderr, "WARNING: fz's driver ignores '%s': %s\n", arg,
                     f->kind == LF_IGNORE ? f->note : f->note + 14);
+            return 0;
+        }
+        if (f->kind == LF_ENV) {
+            setenv(f->note, eq + 1, 1); /* fz-fuzz, run by the driver, inherits it */
             return 0;
         }
         if (f->kind == LF_STR) {

@@ -48,6 +48,12 @@ char *__fz_lf_self_path(void);
 pid_t __fz_lf_spawn(char **argv, int out_fd, const char *in_path);
 int __fz_lf_wait_status(pid_t pid);
 
+/* lf-mutate.c: the harness's custom mutator under fz-fuzz.  Before the
+ * fork point: offers it in the handshake; before each pass: turns a
+ * request in the test-case segment into the input that runs. */
+void __fz_lf_custom_init(void);
+void __fz_lf_custom_apply(void);
+
 /* lf-modes.c */
 int __fz_lf_fuzz(const lf_opts_t *o) LF_FRAME(4, Loop);
 int __fz_lf_merge(const lf_opts_t *o) LF_FRAME(5, Merge);

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -157,8 +158,15 @@ static int fuzz_loop(int argc, char **argv, int shm_input)
         if (argv[i][0] != '-')
             file = argv[i];
     uint8_t *buf = file ? malloc(FZ_MAX_INPUT) : NULL;
+    /* A harness that mallocs and frees a few hundred KiB per input (zlib's
+     * deflate state) would otherwise grow and trim the heap with brk() on
+     * every run, a dozen system calls and their page faults each time; a
+     * long-lived libFuzzer process seldom trims.  Keep freed memory. */
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
     while (__fz_persistent_loop(FZ_DRIVER_LOOP)) {
         if (!buf) {
+            __fz_lf_custom_apply(); /* a request for the harness's own mutator */
             unsigned int len = __fz_testcase_len();
             run_one(__afl_fuzz_ptr, len);
             continue;
@@ -202,6 +210,8 @@ __attribute__((visibility("default"))) int main(int argc, char **argv)
     if (LLVMFuzzerInitialize)
         LLVMFuzzerInitialize(&argc, &argv);
     unsigned char *fallback = __afl_fuzz_ptr;
+    if (under_fuzzer)
+        __fz_lf_custom_init(); /* LLVMFuzzerCustomMutator, ... (lf-mutate.c) */
     /* The fork point: everything above runs once per campaign. */
     __fz_manual_init();
     if (under_fuzzer)

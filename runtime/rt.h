@@ -59,8 +59,15 @@ FZ_RT_HIDDEN int __fz_rt_input_attach(void);
 
 /* Batches: puts n bytes at p into the test-case shared memory, length word
  * and bytes, as the fuzzer does for a single run (n is cut to
- * FZ_MAX_INPUT).  Nothing without that memory. */
+ * FZ_MAX_INPUT; an FZ_BATCH_CUSTOM flag in n is kept in the length word).
+ * Nothing without that memory. */
 FZ_RT_HIDDEN void __fz_rt_input_set(const uint8_t *p, uint32_t n);
+
+/* rt-fsrv.c: fz's libFuzzer driver, before the fork point, asks for
+ * harness-side mutation (FZ_FS_NEW_OPT_FZ_CUSTOM / _XOVER, offered only
+ * with batches; include/fz-protocol.h).  Declared, unhidden, in
+ * runtime/lf-mutate.c too. */
+FZ_RT_HIDDEN void __fz_rt_set_custom(uint32_t opts);
 
 /* rt-diag.c: what the fuzzer cannot see for itself (include/fz-protocol.h,
  * "Target diagnostics").  All are no-ops unless fz-fuzz named a page. */
