@@ -118,8 +118,15 @@ typedef struct {
  * header bytes"). */
 #define FZ_I2S_AFFINE_B 64
 
+/* Colour-confirmed transform edits per operand at most: a value built
+ * from input bits (a decoder's bit buffer) matches many (a, b, field) by
+ * chance, and on zlib, unbounded, they doubled the stage's runs for no
+ * more coverage.  (Unconfirmed ones, against the length only, are few.) */
+#define FZ_I2S_AFFINE_EDITS 4
+
 /* A value within this of the input's length is taken for the length plus
- * a constant (n - 6, n + 2): the edits then also resize the input. */
+ * a constant (n - 6, n + 2) when it is compared with a transform of a
+ * field: the edit then also resizes the input. */
 #define FZ_I2S_LEN_SLACK 64
 
 /* Longest an input is grown to satisfy a length check: at most twice its
@@ -154,8 +161,8 @@ typedef struct {
  *    with the input's length): the field gets (other - b) / a; when that
  *    does not divide and the other operand is the input's length, the
  *    input is also cut (or padded) so that it does;
- *  - the input's length plus a constant (n < 8, n - 6 == field): the input
- *    is cut or padded with zeros to the length wanted;
+ *  - the input's length compared with a constant (n < 8): the input is
+ *    cut or padded with zeros to the length wanted;
  *  - with FZ_I2S_DRIVEN, a computed value neither found in the input nor
  *    the length (a sum or xor over a range compared with a constant or a
  *    checksum in the input): a byte near the end is adjusted by the

@@ -382,9 +382,12 @@ START_TEST(length_checks_resize)
     fz_cmp_rec_t r = int_rec(8, FZ_CMP_A_CONST, 2, 8);
     ck_assert(solves(&r, "hi", 2, "hi\0\0\0\0\0\0", 8));
     ck_assert(solves(&r, "hi", 2, "hi\0\0\0\0\0\0\0", 9));
-    /* n - 4 != 3: cut to 7. */
-    r = int_rec(8, FZ_CMP_A_CONST | FZ_CMP_A_EQ, 16 - 4, 3);
+    /* n != 7: cut to 7. */
+    r = int_rec(8, FZ_CMP_A_CONST | FZ_CMP_A_EQ, 16, 7);
     ck_assert(solves(&r, "0123456789abcdef", 16, "0123456", 7));
+    /* n - 4 != 3 is no length check (only the length itself is). */
+    r = int_rec(8, FZ_CMP_A_CONST | FZ_CMP_A_EQ, 16 - 4, 3);
+    ck_assert(!solves(&r, "0123456789abcdef", 16, "0123456", 7));
     /* A constant far from the length is no length check. */
     r = int_rec(8, FZ_CMP_A_CONST, 200, 8);
     ck_assert(!solves(&r, "hi", 2, "hi\0\0\0\0\0\0", 8));
