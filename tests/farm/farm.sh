@@ -126,9 +126,17 @@ farm_unpack() {
 farm_configure() {
     case $system in
     autotools) ./configure $conf_args ;;
-    cmake) cmake -S . -B _fzb -G Ninja ${FARM_FLAGS:+-DCMAKE_BUILD_TYPE=} \
-        ${FARM_FLAGS:--DCMAKE_BUILD_TYPE=RelWithDebInfo} $cmake_args ;;
-    meson) meson setup _fzb --buildtype="${FARM_FLAGS:+plain}${FARM_FLAGS:-debugoptimized}" $meson_args ;;
+    cmake)
+        # A sweep build: no build type, so CMAKE_C_FLAGS is just CFLAGS.
+        local type=RelWithDebInfo
+        [ -z "${FARM_FLAGS:-}" ] || type=
+        cmake -S . -B _fzb -G Ninja -DCMAKE_BUILD_TYPE="$type" $cmake_args
+        ;;
+    meson)
+        local type=debugoptimized
+        [ -z "${FARM_FLAGS:-}" ] || type=plain
+        meson setup _fzb --buildtype="$type" $meson_args
+        ;;
     make) : ;;
     esac
 }
