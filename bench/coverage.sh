@@ -55,7 +55,8 @@
 # Environment: BENCH_SECONDS (per run, default 300), BENCH_TRIALS (default
 # 3; trial N gives -s N to fz-fuzz and afl-fuzz, -seed=N to libFuzzer),
 # BENCH_CFLAGS (default "-g -O2"), BENCH_FZ_CFLAGS (default BENCH_CFLAGS),
-# BENCH_FZ_ARGS (more fz-fuzz options), BENCH_AFL=0 (drop afl, aflcmp),
+# BENCH_FZ_ARGS (more fz-fuzz options), BENCH_FZ_TARGET (a ready fz build
+# of the one target named, instead of building it), BENCH_AFL=0 (drop afl, aflcmp),
 # BENCH_LIBFUZZER=0.  Peer and measuring builds are cached under
 # bench/out/build (delete it after changing compilers); fz's build is
 # made afresh each time.  Sources come from `apt-get source` (cached in
@@ -158,7 +159,8 @@ build() {
         d=$(fetch libpng1.6) || return 1
         mkdir -p "$w/pnginc" && cp "$d/scripts/pnglibconf.h.prebuilt" "$w/pnginc/pnglibconf.h"
         "${cc[@]}" -w -I"$w/pnginc" -I"$d" -o "$out" "$root/bench/real/png_read.c" \
-            "$d"/{png,pngerror,pngget,pngmem,pngpread,pngread,pngrio,pngrtran,pngrutil,pngset,pngtrans}.c -lz -lm ;;
+            "$d"/{png,pngerror,pngget,pngmem,pngpread,pngread,pngrio,pngrtran,pngrutil,pngset,pngtrans}.c \
+            "$d"/{pngwio,pngwrite,pngwtran,pngwutil}.c -lz -lm ;;
     sqlite)
         d=$(fetch sqlite3) || return 1
         "${cc[@]}" -w -I"$d/bld" -o "$out" "$root/bench/real/sqlite_exec.c" "$d/bld/sqlite3.c" -lm ;;
@@ -357,7 +359,10 @@ marks="$marks $secs"
 
 for t in "${targets[@]}"; do
     echo "== $t: building"
-    if ! FZ_QUIET=1 build "$t" "$w/fz-$t" "$fzcc" $fzcflags >"$w/fz-build.log" 2>&1; then
+    if [ -n "${BENCH_FZ_TARGET:-}" ]; then
+        # A ready fz build of this target (one target per run then).
+        cp "$BENCH_FZ_TARGET" "$w/fz-$t" || exit 1
+    elif ! FZ_QUIET=1 build "$t" "$w/fz-$t" "$fzcc" $fzcflags >"$w/fz-build.log" 2>&1; then
         echo "$t: fz build failed, skipped; its log ends:"; tail -n 5 "$w/fz-build.log"; continue
     fi
     neutral=$(FZ_QUIET=1 cached neutral "$t" "$root/bin/fz-cc" -O1) || { echo "$t: no neutral build"; continue; }
@@ -376,7 +381,7 @@ for t in "${targets[@]}"; do
             [ "$f" = afl ] || ln -sf "$y" "$w/${pre}cmp-$t"
             fuzzers+=("$f") ;;
         hfuzz)
-            x=$(LF= cached hfuzz "$t" "$hfuzz/hfuzz-clang" $cflags) &&
+            x=$(LF='' cached hfuzz "$t" "$hfuzz/hfuzz-clang" $cflags) &&
                 ln -sf "$x" "$w/hfuzz-$t" && fuzzers+=(hfuzz) || echo "$t: hfuzz build failed ($cache/$t/hfuzz.log)" ;;
         esac
     done

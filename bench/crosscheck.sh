@@ -37,9 +37,9 @@ one() { # LABEL FUZZER BINARY [ENV...]: a row
             perf stat -x, -e task-clock,minor-faults -o "$w/stat" \
             "$aflpp/afl-fuzz" -s 1 -E "$runs" -i "$seeds" -o "$w/o" "${cmp[@]}" -- "$b" @@ >/dev/null 2>&1
     fi
-    local done
-    done=$(sed -n 's/^execs_done *: *//p' "$w/o/default/fuzzer_stats" 2>/dev/null)
-    awk -F, -v l="$label" -v n="${done:-0}" '
+    local n_done
+    n_done=$(sed -n 's/^execs_done *: *//p' "$w/o/default/fuzzer_stats" 2>/dev/null)
+    awk -F, -v l="$label" -v n="${n_done:-0}" '
         $3 == "task-clock" { ms = $1 } $3 == "minor-faults" { pf = $1 }
         END { if (n > 0) printf "%-44s %7d %9.0f %9.1f\n", l, n, 1000 * ms / n, pf / n;
               else printf "%-44s did not run\n", l }' "$w/stat"
