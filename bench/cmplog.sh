@@ -1,7 +1,9 @@
 #!/bin/bash
 # bench/cmplog.sh - time to the first crash on the comparison-feedback
 # targets (testcases/cmp_*.c: 32+64-bit magic, memcmp key, strcmp keyword,
-# 16-bit switch tag, chained header with length + checksum + tag), fz-fuzz
+# 16-bit switch tag, chained header with length + checksum + tag, and the
+# transforms: a size field times 4 plus 10, a size plus 8, xor and sum
+# trailer bytes, a checksum checked before the fields it covers), fz-fuzz
 # against afl-fuzz -c 0 on an AFL_LLVM_CMPLOG=1 afl-clang-fast build of the
 # same source, one after the other, same seeds, printed side by side with
 # the ratio afl/fz (above 1: fz was faster).
@@ -21,7 +23,7 @@ root=$PWD
 cap=${BENCH_CMPLOG_SECS:-60}
 w=$(mktemp -d "${TMPDIR:-/tmp}/fz-bench-cmplog.XXXXXX")
 trap 'rm -rf "$w"' EXIT
-targets="magic memcmp strcmp switch chain"
+targets="magic memcmp strcmp switch chain sized trailer chainsum"
 fzcc=bin/fz-cc
 [ "${BENCH_CMPLOG_CC:-gcc}" = clang ] && fzcc=bin/fz-clang
 have_afl=0

@@ -39,6 +39,10 @@ int fz_cov_new_bits(uint8_t *virgin, const uint8_t *map, size_t size);
 /* The same answer without touching virgin. */
 int fz_cov_has_new_bits(const uint8_t *virgin, const uint8_t *map, size_t size);
 
+/* fz_cov_classify then fz_cov_has_new_bits in one pass over the map (what
+ * every run needs: the map is read once). */
+int fz_cov_classify_judge(const uint8_t *virgin, uint8_t *map, size_t size);
+
 /* Writes into mask the bits of a classified map that virgin has not seen
  * (map & virgin): the coverage an input adds.  Returns how many bytes of
  * mask are non-zero.  Call before fz_cov_new_bits updates virgin. */

@@ -57,6 +57,11 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
 
 void fz_exec_stop(fz_exec_t *x)
 {
+    for (int i = 0; i < FZ_EXEC_SUSPECTS; i++) {
+        free(x->sus[i].buf);
+        x->sus[i].buf = NULL;
+        x->sus[i].len = x->sus[i].cap = 0;
+    }
     for (int k = 0; k < FZ_VIRGIN_KINDS; k++) {
         if (x->virgin[k] != x->fs.shm.virgin)
             free(x->virgin[k]);
@@ -64,6 +69,12 @@ void fz_exec_stop(fz_exec_t *x)
     }
     x->batch_n = x->batch_used = 0;
     fz_fsrv_stop(&x->fs);
+}
+
+int fz_exec_restart(fz_exec_t *x, char *err, size_t errlen)
+{
+    x->batch_n = x->batch_used = 0;
+    return fz_fsrv_restart(&x->fs, err, errlen);
 }
 
 void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms)
@@ -79,10 +90,12 @@ static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
     rec->map_size = x->map_size;
     if (rec->result == FZ_RUN_ERROR) {
         rec->exit_code = -1;
+        rec->signal = x->fs.broke_signal; /* the forkserver's death, if the run caused it */
         return rec->result;
     }
     rec->signal = x->fs.last_signal;
     rec->site = x->fs.last_site.hash;
+    rec->cut = x->fs.last_cut;
     rec->exit_code = x->fs.last_exit_code;
     fz_virgin_kind_t k = kind_of(rec->result);
     if (x->blind) {
@@ -93,10 +106,33 @@ static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
     rec->map = x->fs.trace_bits;
     if (x->raw)
         return rec->result;
-    fz_cov_classify(x->fs.trace_bits, x->map_size);
     if (x->virgin[k])
-        rec->new_bits = fz_cov_has_new_bits(x->virgin[k], rec->map, x->map_size);
+        rec->new_bits = fz_cov_classify_judge(x->virgin[k], x->fs.trace_bits, x->map_size);
+    else
+        fz_cov_classify(x->fs.trace_bits, x->map_size);
     return rec->result;
+}
+
+/* Direct mode: keeps the input of the run about to start among the
+ * suspects (a slot that cannot grow is left empty). */
+static void suspect(fz_exec_t *x, const uint8_t *buf, size_t len)
+{
+    struct fz_exec_suspect *s = &x->sus[x->sus_next];
+    x->sus_next = (x->sus_next + 1) % FZ_EXEC_SUSPECTS;
+    if (len > FZ_MAX_INPUT)
+        len = FZ_MAX_INPUT;
+    if (len > s->cap) {
+        uint32_t cap = len < 256 ? 256 : (uint32_t)len;
+        uint8_t *p = realloc(s->buf, cap);
+        if (!p) {
+            s->len = 0;
+            return;
+        }
+        s->buf = p;
+        s->cap = cap;
+    }
+    memcpy(s->buf, buf, len);
+    s->len = (uint32_t)len;
 }
 
 fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32_t timeout_ms,
@@ -104,8 +140,50 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
 {
     memset(rec, 0, sizeof(*rec));
     rec->timeout_ms = timeout_ms ? timeout_ms : x->timeout_ms;
+    if (x->post) {
+        const uint8_t *out = NULL;
+        size_t n = x->post(x->post_ctx, buf, len, &out);
+        if (n && out) {
+            buf = out;
+            len = n;
+        }
+    }
+    if (x->fs.direct)
+        suspect(x, buf, len);
     rec->result = fz_fsrv_run(&x->fs, buf, len, rec->timeout_ms);
     return finish(x, rec);
+}
+
+fz_run_result_t fz_exec_run_polled(fz_exec_t *x, const uint8_t *buf, size_t len,
+                                   uint32_t timeout_ms, int (*stop)(void *ctx), void *ctx,
+                                   fz_exec_rec_t *rec)
+{
+    x->fs.interrupt = stop;
+    x->fs.interrupt_ctx = ctx;
+    fz_run_result_t r = fz_exec_run(x, buf, len, timeout_ms, rec);
+    x->fs.interrupt = NULL;
+    x->fs.interrupt_ctx = NULL;
+    return r;
+}
+
+int fz_exec_batch_add_request(fz_exec_t *x, const uint8_t *buf, uint32_t len)
+{
+    if (!x->fs.custom || !x->fs.batch || len > FZ_MAX_INPUT || fz_exec_batch_add(x, buf, len) != 0)
+        return -1;
+    x->fs.shm.batch->len[x->batch_n - 1] |= FZ_BATCH_CUSTOM;
+    return 0;
+}
+
+const uint8_t *fz_exec_ran_input(const fz_exec_t *x, uint32_t *len)
+{
+    uint32_t word;
+    if (x->fs.delivery != FZ_DELIVER_SHM || !x->fs.shm.fuzz)
+        return NULL;
+    memcpy(&word, x->fs.shm.fuzz, sizeof word);
+    if ((word & FZ_BATCH_CUSTOM) || word > FZ_MAX_INPUT)
+        return NULL;
+    *len = word;
+    return x->fs.shm.fuzz + FZ_SHM_FUZZ_HDR;
 }
 
 int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
@@ -129,10 +207,15 @@ int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
     return 0;
 }
 
+int fz_exec_batch_is_request(const fz_exec_t *x, uint32_t i)
+{
+    return (x->fs.shm.batch->len[i] & FZ_BATCH_CUSTOM) != 0;
+}
+
 const uint8_t *fz_exec_batch_input(const fz_exec_t *x, uint32_t i, uint32_t *len)
 {
     const fz_batch_t *b = x->fs.shm.batch;
-    *len = b->len[i];
+    *len = b->len[i] & ~FZ_BATCH_CUSTOM;
     return b->data + b->off[i];
 }
 
@@ -147,7 +230,41 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
     memset(rec, 0, sizeof(*rec));
     rec->timeout_ms = x->timeout_ms;
     rec->result = fz_fsrv_run_batch(&x->fs, from, n, rec->timeout_ms, at);
+    /* The runs it made, from .. *at (after the fact: the batch segment
+     * keeps them until the next batch). */
+    uint32_t first = *at - from >= FZ_EXEC_SUSPECTS ? *at - FZ_EXEC_SUSPECTS + 1 : from;
+    for (uint32_t i = first; i <= *at; i++) {
+        uint32_t len;
+        const uint8_t *buf = fz_exec_batch_input(x, i, &len);
+        suspect(x, buf, len);
+    }
     return finish(x, rec);
+}
+
+const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t len,
+                                   uint32_t *out_len)
+{
+    *out_len = len;
+    if (!x->fs.direct)
+        return buf;
+    char err[512];
+    x->fs.cfg.no_direct = 1;
+    if (fz_fsrv_restart(&x->fs, err, sizeof err))
+        return buf;
+    for (uint32_t k = 0; k < FZ_EXEC_SUSPECTS; k++) {
+        const struct fz_exec_suspect *s = &x->sus[(x->sus_next + k) % FZ_EXEC_SUSPECTS];
+        if (!s->buf)
+            continue;
+        if (fz_fsrv_run(&x->fs, s->buf, s->len, x->timeout_ms) != FZ_RUN_ERROR)
+            continue;
+        if (x->fs.broke_signal) {
+            *out_len = s->len;
+            return s->buf;
+        }
+        if (fz_fsrv_restart(&x->fs, err, sizeof err))
+            break;
+    }
+    return buf;
 }
 
 int fz_exec_commit(fz_exec_t *x, const fz_exec_rec_t *rec, uint8_t *mask)

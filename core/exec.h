@@ -33,13 +33,21 @@ typedef enum {
     FZ_VIRGIN_KINDS
 } fz_virgin_kind_t;
 
+/* Runs whose inputs direct mode keeps for fz_exec_find_killer: a child
+ * that made the target kill its forkserver was seen to finish dozens of
+ * runs more (the dying forkserver's exit takes a while on a busy machine)
+ * before it died with it. */
+#define FZ_EXEC_SUSPECTS 64
+
 /* fz_exec_start flags. */
 #define FZ_EXEC_VIRGIN 1 /* keep virgin maps and judge every run (fz-fuzz) */
 #define FZ_EXEC_RAW 2    /* rec.map holds raw hit counts, not buckets (fz-showmap) */
 
 typedef struct fz_exec_rec {
     fz_run_result_t result; /* ok / crash / hang / error (fsrv errmsg says why) */
-    int signal;             /* the signal that killed it, 0 if none */
+    int signal;             /* the signal that killed it, 0 if none; for an error, the
+                               signal that killed the forkserver while it ran this input
+                               (the input made the target kill it: fs.broke_signal) */
     int exit_code;          /* its exit code, -1 if it did not exit */
     uint64_t exec_us;       /* wall time of the run (never used for decisions under -s) */
     uint32_t timeout_ms;    /* the timeout it ran under */
@@ -59,6 +67,7 @@ typedef struct fz_exec_rec {
      * unknown (not a crash, no fz runtime, the program's own handler).
      * The frames behind it are in fs.last_site until the next run. */
     uint64_t site;
+    int cut; /* fz_exec_run_polled: stop said stop before the run ended (result HANG) */
 } fz_exec_rec_t;
 
 typedef struct fz_exec {
@@ -69,9 +78,22 @@ typedef struct fz_exec {
     int raw;             /* FZ_EXEC_RAW */
     uint8_t *virgin[FZ_VIRGIN_KINDS]; /* 0xff = unseen; NULL without FZ_EXEC_VIRGIN */
     uint64_t blind_seen[FZ_VIRGIN_KINDS]; /* blind mode: bit per signal (hang: bit 0) seen */
+    /* A transformation of every input fz_exec_run runs (fz-fuzz's AFL++
+     * custom mutators' post_process): returns the length of what to run
+     * in *out (valid until the next call), or 0 to run the input as it
+     * is.  NULL: none.  Batches are not transformed. */
+    size_t (*post)(void *ctx, const uint8_t *buf, size_t len, const uint8_t **out);
+    void *post_ctx;
     /* Batches: the inputs waiting in the target's batch segment. */
     uint32_t batch_n;    /* inputs in it */
     uint32_t batch_used; /* bytes of batch->data in use */
+    /* Direct mode: the inputs of the last FZ_EXEC_SUSPECTS runs (a ring),
+     * the suspects of fz_exec_find_killer. */
+    struct fz_exec_suspect {
+        uint8_t *buf;
+        uint32_t len, cap;
+    } sus[FZ_EXEC_SUSPECTS];
+    uint32_t sus_next; /* the slot the next run's input goes to */
 } fz_exec_t;
 
 /* Starts the target (fz_fsrv_start) with cfg->timeout_ms as the timeout in
@@ -82,6 +104,10 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
 /* Stops the target and frees the maps.  Safe to call twice. */
 void fz_exec_stop(fz_exec_t *x);
 
+/* Starts the target again after FZ_RUN_ERROR (fz_fsrv_restart); the
+ * virgin maps stay.  Returns 0, or -1 with the message in err. */
+int fz_exec_restart(fz_exec_t *x, char *err, size_t errlen);
+
 /* Changes the timeout in force (after calibration chose one). */
 void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms);
 
@@ -90,6 +116,14 @@ void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms);
  * fz_exec_rec_t.new_bits); virgin maps are not changed. */
 fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32_t timeout_ms,
                             fz_exec_rec_t *rec);
+
+/* fz_exec_run for a run with a long timeout (a hang's confirmation): while
+ * it waits, stop(ctx) is asked every 200 ms, and when it returns non-zero
+ * the run is ended like a timeout, with rec->cut set: the time limit and
+ * Ctrl-C are honoured within a moment however long the timeout. */
+fz_run_result_t fz_exec_run_polled(fz_exec_t *x, const uint8_t *buf, size_t len,
+                                   uint32_t timeout_ms, int (*stop)(void *ctx), void *ctx,
+                                   fz_exec_rec_t *rec);
 
 /* Batches, for a target that takes them (fs.batch; core/fsrv.h,
  * fz_fsrv_run_batch).  A stage queues its candidates with
@@ -105,7 +139,21 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
  * or the target takes no batches: run it and clear it first. */
 int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len);
 
-/* Queued input i and its length. */
+/* A request for the harness's own mutator (fs.custom set; include/
+ * fz-protocol.h, "Harness-side mutation"): queued like an input, but the
+ * target builds the input it runs from it.  Returns 0, or -1 as
+ * fz_exec_batch_add (and when the target takes no requests). */
+int fz_exec_batch_add_request(fz_exec_t *x, const uint8_t *buf, uint32_t len);
+
+/* Non-zero when queued input i is a request. */
+int fz_exec_batch_is_request(const fz_exec_t *x, uint32_t i);
+
+/* After a batch run of a request: the bytes the target ran, as it left
+ * them in the test-case segment (valid until the next run), or NULL when
+ * it left none (its mutator died first). */
+const uint8_t *fz_exec_ran_input(const fz_exec_t *x, uint32_t *len);
+
+/* Queued input i (a request's bytes for a request) and its length. */
 const uint8_t *fz_exec_batch_input(const fz_exec_t *x, uint32_t i, uint32_t *len);
 
 /* Empties the batch. */
@@ -116,6 +164,20 @@ void fz_exec_batch_clear(fz_exec_t *x);
  * its result; *at is its index. */
 fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_exec_rec_t *rec,
                                   uint32_t *at);
+
+/* After a run ended in FZ_RUN_ERROR because the forkserver was killed
+ * (rec.signal set), finds the input that killed it.  A fork-mode run's is
+ * the input of that run (buf).  In direct mode (a persistent fz target)
+ * the child answers for itself and can go on answering for a while after
+ * its input killed the forkserver, until it dies with it: the killer is
+ * one of the last FZ_EXEC_SUSPECTS runs (batch runs included).  Those are
+ * run again, oldest first, on a new forkserver that speaks AFL++'s SIGSTOP
+ * protocol, where the forkserver itself reports every run and a kill
+ * shows at once; the first that kills it is the one: returns it (its
+ * length in *out_len), or buf when none does.  The forkserver is left
+ * stopped or running; the caller ends the campaign. */
+const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t len,
+                                   uint32_t *out_len);
 
 /* Marks rec's map as seen in the virgin map of its kind.  With mask (map_size
  * bytes) not NULL, first writes the bits it adds there (map & virgin).

@@ -160,6 +160,42 @@ fail:;
     return -1;
 }
 
+int fz_file_out_check(const char *path, const char *in, int overwrite, char *err, size_t n)
+{
+    struct stat o, i;
+    if (lstat(path, &o) != 0)
+        return 0; /* a new file */
+    if (S_ISLNK(o.st_mode)) {
+        snprintf(err, n,
+                 "-o '%s' is a symlink; fz tools never write through a link (it may "
+                 "point anywhere): give the real path",
+                 path);
+        return -1;
+    }
+    if (!S_ISREG(o.st_mode))
+        return 0; /* /dev/null, /dev/stdout, a FIFO: written in place */
+    if (overwrite < 0)
+        return 0; /* the tool replaces its output files */
+    if (in && stat(in, &i) == 0 && i.st_dev == o.st_dev && i.st_ino == o.st_ino) {
+        if (!overwrite) {
+            snprintf(err, n,
+                     "-o '%s' is the input file itself; writing the result there would "
+                     "replace the original: give another -o, or add -F to replace it",
+                     path);
+            return -1;
+        }
+        return 0;
+    }
+    if (!overwrite) {
+        snprintf(err, n,
+                 "-o '%s' already exists; give a path that does not exist, or add -F "
+                 "to overwrite it",
+                 path);
+        return -1;
+    }
+    return 0;
+}
+
 int fz_file_write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
 {
     struct stat sb;
@@ -168,7 +204,11 @@ int fz_file_write_atomic(const char *path, const void *buf, size_t len, mode_t m
     char *tmp = fz_file_tmp_name(path);
     if (!tmp)
         return -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+    /* Never through a link planted at the temp name: made anew, or not. */
+    int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+    int fd = open(tmp, flags, mode);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+        fd = open(tmp, flags, mode);
     if (fd < 0)
         goto fail;
     if (write_all(fd, buf, len)) {

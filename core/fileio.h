@@ -44,6 +44,13 @@ char *fz_file_tmp_name(const char *path);
  * set and no temp file left. */
 int fz_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, mode_t mode);
 
+/* Whether a tool may write its result to path (-o): never when it is a
+ * symlink; a regular file that exists only with overwrite > 0 (it may be
+ * the input in, or another crash), or always with overwrite < 0 (a tool
+ * whose outputs are made to be replaced).  Devices and FIFOs are fine.
+ * Returns 0, or -1 with a one-line message (cause and fix) in err. */
+int fz_file_out_check(const char *path, const char *in, int overwrite, char *err, size_t n);
+
 /* Writes buf to path (created with mode) through fz_file_tmp_name and
  * rename, so readers never see half a file.  A path that already exists and
  * is not a regular file (a device such as /dev/null, a FIFO, a symlink) is

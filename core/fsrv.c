@@ -91,7 +91,7 @@ void fz_fsrv_cfg_init(fz_fsrv_cfg_t *cfg)
     cfg->no_direct = fz_env_flag("FZ_NO_DIRECT", NULL);
     cfg->no_affinity = fz_env_flag("FZ_NO_AFFINITY", "AFL_NO_AFFINITY");
     const char *spin = getenv("FZ_SPIN");
-    cfg->spin = spin && *spin ? (*spin != '0') : -1;
+    cfg->spin = spin && *spin ? fz_env_bool("FZ_SPIN", NULL, -1) : -1;
     cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
 }
 
@@ -168,11 +168,13 @@ static int build_argv(fz_fsrv_t *fs, const char *prog)
     if (!fs->child_argv)
         return -1;
     fs->delivery = FZ_DELIVER_STDIN;
+    fs->input_named = fs->cfg.input_path != NULL;
     for (size_t i = 0; i < n; i++) {
         const char *a = i == 0 ? prog : fs->cfg.argv[i];
         char *at = strstr(a, "@@");
         if (i > 0 && at) {
             fs->delivery = FZ_DELIVER_FILE;
+            fs->input_named = 1;
             if (asprintf(&fs->child_argv[i], "%.*s%s%s", (int)(at - a), a, fs->input_path, at + 2) <
                 0)
                 return -1;
@@ -322,7 +324,50 @@ static int open_input(fz_fsrv_t *fs, char *err, size_t errlen)
     if (fs->track_slot >= 0)
         tracked[fs->track_slot].path = strdup(fs->input_path);
     fcntl(fs->input_fd, F_SETFD, FD_CLOEXEC);
+    struct stat sb;
+    if (fstat(fs->input_fd, &sb) == 0) {
+        fs->input_dev = sb.st_dev;
+        fs->input_ino = sb.st_ino;
+    }
     return 0;
+}
+
+/* The target deleted, moved or replaced its input file (a program that
+ * consumes its input: unlink(argv[1]) after reading it).  AFL++ writes a
+ * new file for every run; here the path is checked before each run (one
+ * stat) and the file made again only when it no longer names ours: what
+ * is at the path now is removed, never followed (a link planted there
+ * included), and a new file takes the old descriptor's number. */
+static int renew_input(fz_fsrv_t *fs)
+{
+    struct stat sb;
+    if (stat(fs->input_path, &sb) == 0 && sb.st_ino == fs->input_ino && sb.st_dev == fs->input_dev)
+        return 0;
+    for (int tries = 0;; tries++) {
+        if (unlink(fs->input_path) != 0) {
+            if (errno == EISDIR) {
+                if (rmdir(fs->input_path))
+                    return -1;
+            } else if (errno != ENOENT) {
+                return -1;
+            }
+        }
+        int fd = open(fs->input_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0 && errno == EEXIST && tries < 3)
+            continue; /* the target made it again meanwhile */
+        if (fd < 0)
+            return -1;
+        if (dup3(fd, fs->input_fd, O_CLOEXEC) < 0) {
+            close(fd);
+            return -1;
+        }
+        close(fd);
+        if (fstat(fs->input_fd, &sb))
+            return -1;
+        fs->input_dev = sb.st_dev;
+        fs->input_ino = sb.st_ino;
+        return 0;
+    }
 }
 
 static void set_child_env(const fz_fsrv_t *fs)
@@ -410,19 +455,42 @@ static void child_exec(const fz_fsrv_t *fs, int ctl, int st, int errfd)
     _exit(127);
 }
 
-/* Reads exactly 4 bytes within timeout_ms.  Returns 0, 1 on timeout, -1 on
- * EOF or error. */
-static int read_u32(int fd, uint32_t *out, int timeout_ms)
+/* A wait longer than this is cut into slices of it, and between two the
+ * caller's interrupt test runs (fz_fsrv_t.interrupt): a long timeout never
+ * keeps -V or Ctrl-C waiting.  Shorter waits, every ordinary run's, pay
+ * nothing. */
+#define INTERRUPT_SLICE_MS 200
+
+/* Non-zero when the wait of the run in progress is to be cut short. */
+static int interrupted(fz_fsrv_t *fs)
+{
+    if (!fs || !fs->interrupt || fs->last_cut || !fs->interrupt(fs->interrupt_ctx))
+        return 0;
+    fs->last_cut = 1;
+    return 1;
+}
+
+/* Reads exactly 4 bytes within timeout_ms.  Returns 0, 1 on timeout (or
+ * when fs's interrupt test cut it short), -1 on EOF or error. */
+static int read_u32(fz_fsrv_t *fs, int fd, uint32_t *out, uint64_t timeout_ms)
 {
     uint8_t *p = (uint8_t *)out;
     size_t got = 0;
-    uint64_t deadline = now_us() + (uint64_t)timeout_ms * 1000u;
+    uint64_t deadline = now_us() + timeout_ms * 1000u;
     while (got < 4) {
         struct pollfd pfd = {fd, POLLIN, 0};
         int64_t left = (int64_t)(deadline - now_us()) / 1000;
+        int cut = fs && fs->interrupt && !fs->last_cut && left > INTERRUPT_SLICE_MS;
+        if (left > INT_MAX || cut)
+            left = cut ? INTERRUPT_SLICE_MS : INT_MAX;
         int r = poll(&pfd, 1, left > 0 ? (int)left : 0);
         if (r < 0 && errno == EINTR)
             continue;
+        if (r == 0 && (now_us() < deadline)) {
+            if (interrupted(fs))
+                return 1;
+            continue;
+        }
         if (r == 0)
             return 1;
         if (r < 0)
@@ -667,20 +735,20 @@ static int take_map_size(fz_fsrv_t *fs, uint32_t size, char *err, size_t errlen)
     return 0;
 }
 
-static int handshake_v1(fz_fsrv_t *fs, int wait_ms, char *err, size_t errlen)
+static int handshake_v1(fz_fsrv_t *fs, uint64_t wait_ms, char *err, size_t errlen)
 {
     uint32_t opts, v;
     fs->handshake_version = 1;
     if (write_u32(fs->ctl_fd, FZ_FS_NEW_VERSION ^ 0xffffffffu) ||
-        read_u32(fs->st_fd, &opts, wait_ms))
+        read_u32(NULL, fs->st_fd, &opts, wait_ms))
         goto broken;
     if ((opts & 0xffff0000u) == FZ_FS_NEW_ERROR) {
         handshake_error_word(fs, opts & 0xffffu, err, errlen);
         return -1;
     }
-    fs->map_size = LEGACY_MAP_SIZE;
+    fs->map_size = fs->cfg.legacy_map_size ? fs->cfg.legacy_map_size : LEGACY_MAP_SIZE;
     if (opts & FZ_FS_NEW_OPT_MAPSIZE) {
-        if (read_u32(fs->st_fd, &v, wait_ms))
+        if (read_u32(NULL, fs->st_fd, &v, wait_ms))
             goto broken;
         if (take_map_size(fs, v, err, errlen))
             return -1;
@@ -695,9 +763,11 @@ static int handshake_v1(fz_fsrv_t *fs, int wait_ms, char *err, size_t errlen)
     /* Offered only when the runtime attached the segments we named. */
     fs->batch = fs->direct && fs->shm.batch && fs->delivery == FZ_DELIVER_SHM &&
                 (opts & FZ_FS_NEW_OPT_FZ_BATCH) != 0;
+    /* A harness's own mutator, reachable through batch requests. */
+    fs->custom = opts & (FZ_FS_NEW_OPT_FZ_CUSTOM | FZ_FS_NEW_OPT_FZ_XOVER);
     if (opts & FZ_FS_NEW_OPT_AUTODICT) {
         /* We do not use the dictionary yet, but must drain it. */
-        if (read_u32(fs->st_fd, &v, wait_ms))
+        if (read_u32(NULL, fs->st_fd, &v, wait_ms))
             goto broken;
         uint8_t buf[4096];
         while (v > 0) {
@@ -707,7 +777,7 @@ static int handshake_v1(fz_fsrv_t *fs, int wait_ms, char *err, size_t errlen)
             v -= (uint32_t)n;
         }
     }
-    if (read_u32(fs->st_fd, &v, wait_ms) || v != FZ_FS_NEW_VERSION)
+    if (read_u32(NULL, fs->st_fd, &v, wait_ms) || v != FZ_FS_NEW_VERSION)
         goto broken;
     return 0;
 broken:
@@ -721,7 +791,7 @@ broken:
 static int handshake_legacy(fz_fsrv_t *fs, uint32_t word, char *err, size_t errlen)
 {
     fs->handshake_version = 0;
-    fs->map_size = LEGACY_MAP_SIZE;
+    fs->map_size = fs->cfg.legacy_map_size ? fs->cfg.legacy_map_size : LEGACY_MAP_SIZE;
     if ((word & FZ_FS_OPT_ERROR) == FZ_FS_OPT_ERROR) {
         handshake_error_word(fs, FZ_FS_OPT_GET_ERROR(word), err, errlen);
         return -1;
@@ -796,7 +866,7 @@ static pid_t spawn(fz_fsrv_t *fs, char *err, size_t errlen)
 
 static int start_server(fz_fsrv_t *fs, char *err, size_t errlen)
 {
-    int wait_ms = (int)(HANDSHAKE_MULT * fs->cfg.timeout_ms);
+    uint64_t wait_ms = (uint64_t)HANDSHAKE_MULT * fs->cfg.timeout_ms;
     if (wait_ms < HANDSHAKE_MIN_MS)
         wait_ms = HANDSHAKE_MIN_MS;
     fs->fsrv_pid = spawn(fs, err, errlen);
@@ -805,7 +875,7 @@ static int start_server(fz_fsrv_t *fs, char *err, size_t errlen)
     if (fs->track_slot >= 0)
         tracked[fs->track_slot].sid = fs->fsrv_pid;
     uint32_t word;
-    int r = read_u32(fs->st_fd, &word, wait_ms);
+    int r = read_u32(NULL, fs->st_fd, &word, wait_ms);
     if (r) {
         diagnose_no_handshake(fs, r, err, errlen);
         return -1;
@@ -958,6 +1028,8 @@ static int deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
      * write, ftruncate, lseek) and always truncated, since the target may
      * have changed the file.  It is every child's stdin too, and a child
      * reading stdin moves the offset they share: rewound. */
+    if (fs->input_named && renew_input(fs))
+        return -1;
     for (size_t off = 0; off < len;) {
         ssize_t n = pwrite(fs->input_fd, buf + off, len - off, (off_t)off);
         if (n < 0 && errno == EINTR)
@@ -968,7 +1040,9 @@ static int deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
     }
     if (ftruncate(fs->input_fd, (off_t)len))
         return -1;
-    if (lseek(fs->input_fd, 0, SEEK_SET) < 0)
+    /* With @@ the target opens the path itself: the offset is the stdin
+     * of nobody who reads it, and the stat above took this call's place. */
+    if (fs->delivery != FZ_DELIVER_FILE && lseek(fs->input_fd, 0, SEEK_SET) < 0)
         return -1;
     return 0;
 }
@@ -1084,8 +1158,13 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
      * anyway, so a few hundred microseconds of latency do not matter. */
     uint64_t deadline = t0 + (uint64_t)fs->run_timeout_ms * 1000u;
     useconds_t nap = 50;
+    uint64_t next_check = t0 + INTERRUPT_SLICE_MS * 1000u;
     while (waitpid(pid, &status, WNOHANG) == 0) {
-        if (now_us() >= deadline) {
+        uint64_t now = now_us();
+        int cut = now >= next_check && interrupted(fs);
+        if (now >= next_check)
+            next_check = now + INTERRUPT_SLICE_MS * 1000u;
+        if (now >= deadline || cut) {
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
@@ -1135,8 +1214,15 @@ static uint32_t wait_ans(fz_fsrv_t *fs, uint32_t seq, uint64_t deadline, int *sl
             break;
         }
         uint64_t left = deadline - now;
+        int cut = fs->interrupt && !fs->last_cut && left > INTERRUPT_SLICE_MS * 1000u;
+        if (cut)
+            left = INTERRUPT_SLICE_MS * 1000u;
         struct timespec ts = {(time_t)(left / 1000000u), (long)(left % 1000000u) * 1000};
         syscall(SYS_futex, &c->ans, FUTEX_WAIT, v, &ts, NULL, 0);
+        if (cut && ((v = ld(&c->ans)) & FZ_FS_DIRECT_SEQ) != seq && interrupted(fs)) {
+            v = 0;
+            break;
+        }
     }
     __atomic_store_n(&c->ans_sleeping, 0, __ATOMIC_SEQ_CST);
     return v;
@@ -1172,6 +1258,12 @@ static fz_run_result_t direct_result(fz_fsrv_t *fs, uint32_t w, int timed_out, u
 static fz_run_result_t direct_timeout(fz_fsrv_t *fs, uint32_t seq, uint64_t t0)
 {
     int slept;
+    /* A forkserver that is gone (the input made the target kill it; its
+     * child died with it) answers nothing: no use waiting for it. */
+    siginfo_t si = {0};
+    if (fs->fsrv_pid > 0 &&
+        waitid(P_PID, (id_t)fs->fsrv_pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid)
+        return run_error(fs, "waiting for a child's status");
     pid_t pid = (pid_t)ld(&fs->shm.ctl->pid);
     if (pid <= 0) {
         uint32_t w = wait_ans(fs, seq, now_us() + KILL_WAIT_MS * 1000u, &slept);
@@ -1240,6 +1332,7 @@ fz_run_result_t fz_fsrv_run_batch(fz_fsrv_t *fs, uint32_t from, uint32_t n, uint
 {
     fs->run_timeout_ms = timeout_ms ? timeout_ms : fs->cfg.timeout_ms;
     fs->last_runs = 0;
+    fs->last_cut = 0;
     *at = from;
     if (!fs->batch || n == 0 || from >= FZ_BATCH_MAX || n > FZ_BATCH_MAX - from) {
         snprintf(fs->errmsg, sizeof fs->errmsg, "a batch of inputs %u..%u was asked of a target "
@@ -1259,6 +1352,7 @@ fz_run_result_t fz_fsrv_run_batch(fz_fsrv_t *fs, uint32_t from, uint32_t n, uint
 fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint32_t timeout_ms)
 {
     fs->run_timeout_ms = timeout_ms ? timeout_ms : fs->cfg.timeout_ms;
+    fs->last_cut = 0;
     /* A direct-mode child clears the slots it uses before each pass. */
     if (!fs->direct)
         memset(fs->trace_bits, 0, fs->map_size);
@@ -1284,7 +1378,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
     if (write_u32(fs->ctl_fd, (uint32_t)fs->last_killed))
         return run_error(fs, "asked to run");
     fs->last_killed = 0;
-    if (read_u32(fs->st_fd, &pid, (int)fs->run_timeout_ms + KILL_WAIT_MS))
+    if (read_u32(fs, fs->st_fd, &pid, (uint64_t)fs->run_timeout_ms + KILL_WAIT_MS))
         return run_error(fs, "starting a child");
     if ((pid_t)pid <= 0)
         return run_error(fs, "starting a child (fork failed in the target)");
@@ -1293,14 +1387,14 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
     fs->child_pid = (pid_t)pid;
 
     int64_t left = (int64_t)fs->run_timeout_ms - (int64_t)(now_us() - t0) / 1000;
-    int r = read_u32(fs->st_fd, &status, left > 0 ? (int)left : 0);
+    int r = read_u32(fs, fs->st_fd, &status, left > 0 ? (uint64_t)left : 0);
     int timed_out = 0;
     if (r == 1) {
         /* The forkserver reports the killed child's status like any other. */
         kill(fs->child_pid, SIGKILL);
         fs->last_killed = 1;
         timed_out = 1;
-        r = read_u32(fs->st_fd, &status, KILL_WAIT_MS);
+        r = read_u32(NULL, fs->st_fd, &status, KILL_WAIT_MS);
     }
     fs->last_exec_us = now_us() - t0;
     if (r)
@@ -1313,6 +1407,40 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
     if (fs->child_stopped && !timed_out)
         return judge(fs, 0, 0, -1); /* a persistent iteration that finished */
     return judge(fs, (int)status, timed_out, (pid_t)pid);
+}
+
+int fz_fsrv_restart(fz_fsrv_t *fs, char *err, size_t errlen)
+{
+    if (fs->handshake_version < 0)
+        return 0; /* blind mode: a fresh process every run anyway */
+    uint32_t map_size = fs->map_size;
+    pid_t live = fs->direct && fs->shm.ctl ? (pid_t)ld(&fs->shm.ctl->pid) : 0;
+    if (live > 0)
+        kill(-live, SIGKILL);
+    if (fs->child_pid > 0)
+        kill(-fs->child_pid, SIGKILL);
+    stop_server(fs);
+    fs->child_pid = -1;
+    fs->child_stopped = fs->last_killed = 0;
+    fs->broke_signal = 0;
+    if (fs->shm.ctl) {
+        /* The new forkserver must not take the last request, which the
+         * old one may have left untaken, as a new one. */
+        fz_ctl_t *c = fs->shm.ctl;
+        c->taken = c->req;
+        c->cur = c->pid = 0;
+    }
+    if (start_server(fs, err, errlen)) {
+        stop_server(fs);
+        return -1;
+    }
+    if (fs->map_size != map_size) {
+        snprintf(err, errlen, "'%s' reported another map size when restarted (%u, was %u)",
+                 fs->child_argv[0], fs->map_size, map_size);
+        stop_server(fs);
+        return -1;
+    }
+    return 0;
 }
 
 void fz_fsrv_stop(fz_fsrv_t *fs)

@@ -48,6 +48,8 @@ typedef struct {
     int no_shm_input;       /* never use shared-memory input even if offered */
     int no_direct;          /* keep AFL++'s SIGSTOP persistent protocol even with an
                                fz runtime (FZ_NO_DIRECT=1; fz_fsrv_cfg_init reads it) */
+    uint32_t legacy_map_size; /* map bytes of a target that reports no size (AFL_MAP_SIZE);
+                                 0 = AFL's 64 KiB */
     int no_affinity;        /* do not bind to a free CPU (FZ_NO_AFFINITY=1 or
                                AFL_NO_AFFINITY=1; fz_fsrv_cfg_init reads them) */
     int spin;               /* direct mode: give the target a second free CPU and
@@ -90,12 +92,21 @@ typedef struct {
                               (FZ_FS_NEW_OPT_FZ_CMPLOG, include/fz-cmplog.h) */
     int batch;             /* batches negotiated: fz_fsrv_run_batch hands the target
                               many inputs at once (shm.batch, shm.virgin) */
+    uint32_t custom;       /* FZ_FS_NEW_OPT_FZ_CUSTOM / _XOVER: the harness has its own
+                              mutator, which takes requests when batch is set too
+                              (include/fz-protocol.h, "Harness-side mutation") */
 
     /* Last run. */
     int last_status;       /* waitpid() status */
     int last_signal;       /* signal that killed it, 0 if none */
     int last_exit_code;    /* exit code if it exited, else -1 */
     uint64_t last_exec_us; /* wall time of the run, microseconds */
+    /* When set, a run waiting longer than a moment calls it every 200 ms
+     * and ends like a timeout (last_cut set) when it returns non-zero:
+     * core/exec.h, fz_exec_run_polled. */
+    int (*interrupt)(void *ctx);
+    void *interrupt_ctx;
+    int last_cut;          /* the last run was cut short by interrupt */
     int broke_signal;      /* FZ_RUN_ERROR: the signal that killed the forkserver
                               while it ran an input (the input did it), else 0 */
     uint32_t run_timeout_ms; /* the timeout the last run had */
@@ -116,6 +127,9 @@ typedef struct {
     char *input_path;
     int owns_input_path;
     int input_fd;
+    int input_named; /* the target knows input_path (@@ or -f): checked per run */
+    dev_t input_dev; /* ...and the file it must name */
+    ino_t input_ino;
     int dev_null_fd;
     pid_t fsrv_pid;
     pid_t child_pid;              /* current child (a stopped persistent one too) */
@@ -178,6 +192,11 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
  * fs->last_exec_us is the mean time of those runs. */
 fz_run_result_t fz_fsrv_run_batch(fz_fsrv_t *fs, uint32_t from, uint32_t n, uint32_t timeout_ms,
                                   uint32_t *at);
+
+/* Starts the forkserver again after FZ_RUN_ERROR (an input made the target
+ * kill it), with the same shared memory, input file and options.  Returns
+ * 0, or -1 with a one-line message in err and no forkserver. */
+int fz_fsrv_restart(fz_fsrv_t *fs, char *err, size_t errlen);
 
 /* Kills the forkserver, any child and every process they left in the
  * target's session (forking targets), removes the input file, detaches the

@@ -21,8 +21,10 @@ static int check(fz_exec_t *x, const fz_min_cfg_t *cfg, const uint8_t *buf, size
     fz_exec_rec_t rec;
     fz_run_result_t r = fz_exec_run(x, buf, len, 0, &rec);
     st->execs++;
-    if (r == FZ_RUN_ERROR)
+    if (r == FZ_RUN_ERROR) {
+        st->error_signal = rec.signal;
         return -1;
+    }
     if (cfg->poll && cfg->poll(cfg->poll_ctx))
         st->stopped = 1;
     int ok;
@@ -59,7 +61,7 @@ fz_min_result_t fz_minimize(fz_exec_t *x, const fz_min_cfg_t *cfg, const uint8_t
     int ok = check(x, cfg, in, len, &st);
     if (ok <= 0) {
         res = ok < 0 ? FZ_MIN_ERROR : FZ_MIN_NOT_REPRODUCED;
-        goto done;
+        goto done; /* out holds in: on an error, the input that broke it */
     }
     /* The first run counts against the budget too. */
     uint64_t budget = cfg->max_execs ? (cfg->max_execs > 1 ? cfg->max_execs - 1 : 1) : 0;
@@ -71,8 +73,13 @@ fz_min_result_t fz_minimize(fz_exec_t *x, const fz_min_cfg_t *cfg, const uint8_t
     while (fz_reduce_next(&r, out, &cand_len)) {
         ok = check(x, cfg, out, cand_len, &st);
         if (ok < 0) {
+            /* out holds the candidate whose run lost the target: the
+             * caller saves it (it may have made the target kill its
+             * forkserver). */
+            *out_len = st.out_len = cand_len;
+            fz_reduce_free(&r);
             res = FZ_MIN_ERROR;
-            break;
+            goto done;
         }
         fz_reduce_result(&r, ok);
         if (st.stopped)
@@ -83,8 +90,10 @@ fz_min_result_t fz_minimize(fz_exec_t *x, const fz_min_cfg_t *cfg, const uint8_t
     const uint8_t *best = fz_reduce_best(&r, &best_len);
     /* A stop request skips the confirmation runs: best did show the
      * property once, and the user is waiting. */
-    if (res == FZ_MIN_OK && best_len < len && !st.stopped &&
-        confirm(x, cfg, best, best_len, &st) <= 0) {
+    int confirmed = best_len < len && !st.stopped ? confirm(x, cfg, best, best_len, &st) : 1;
+    if (confirmed < 0)
+        res = FZ_MIN_ERROR; /* out gets best, the input whose run broke it */
+    else if (!confirmed) {
         /* The reduced input stopped showing the property: fall back to
          * the original, the one input we saw with it at the start. */
         best = in;

@@ -43,17 +43,20 @@ typedef struct {
     int flaky;      /* some candidate or the final check did not reproduce */
     int hit_budget; /* stopped because max_execs ran out */
     int stopped;    /* stopped because poll asked to */
+    int error_signal; /* FZ_MIN_ERROR: the failed run's signal (fz_exec_rec_t.signal) */
 } fz_min_stats_t;
 
 typedef enum {
     FZ_MIN_OK,             /* out holds the smallest input found (maybe == in) */
     FZ_MIN_NOT_REPRODUCED, /* the input did not show the property at the start */
-    FZ_MIN_ERROR           /* the forkserver failed; see fz_exec_errmsg */
+    FZ_MIN_ERROR           /* the forkserver failed (see fz_exec_errmsg) while it ran the
+                              input now in out: the caller must not lose it */
 } fz_min_result_t;
 
 /* Minimizes in[0..len) into out (capacity >= len; len may be 0).  out
- * always receives an input known to have the property (in itself at
- * worst).  Runs use the timeout in force; the last record is of an
+ * receives an input known to have the property (in itself at worst), or,
+ * with FZ_MIN_ERROR, the input whose run lost the target (a target can
+ * kill its own forkserver on some input).  Runs use the timeout in force; the last record is of an
  * unrelated run afterwards.  Virgin maps are not touched. */
 fz_min_result_t fz_minimize(fz_exec_t *x, const fz_min_cfg_t *cfg, const uint8_t *in, size_t len,
                             uint8_t *out, size_t *out_len, fz_min_stats_t *stats);

@@ -13,8 +13,14 @@
 /* Parses a decimal option value in [min, max] or dies naming the flag. */
 uint32_t fz_opt_u32(const char *s, const char *flag, uint32_t min, uint32_t max);
 
-/* 1 if either environment variable (fz's name, AFL++'s, or NULL) is set
- * to something other than "" or "0". */
+/* A yes-or-no environment variable, fz's name first, then AFL++'s (or
+ * NULL): 1, yes, true, on / 0, no, false, off (any case; "" is off), one
+ * parser for every such variable.  Any other value is an error (fz_die
+ * naming the variable): FZ_NO_CMPLOG=no must not switch the feature
+ * on, nor a typo pass in silence.  unset: the value when neither is set. */
+int fz_env_bool(const char *fz_name, const char *afl_name, int unset);
+
+/* fz_env_bool with 0 when unset. */
 int fz_env_flag(const char *fz_name, const char *afl_name);
 
 /* The run options every tool shares with fz-fuzz: -t MS (timeout) and

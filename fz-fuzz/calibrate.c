@@ -5,6 +5,7 @@
  */
 #include "calibrate.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "fz-config.h"
 #include "fz-fuzz/fuzz.h"
 #include "fz-fuzz/names.h"
+#include "fz-fuzz/run.h"
 #include "fz-fuzz/status.h"
 #include "fz-log.h"
 
@@ -71,7 +73,8 @@ static uint32_t list_edges(fz_state_t *st)
     return n;
 }
 
-void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *out)
+void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
+                  fz_calib_t *out)
 {
     fz_exec_t *x = &st->exec;
     uint64_t before = x->fs.total_execs;
@@ -80,9 +83,8 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, fz_calib_t *
     int runs = 0;
     for (int i = 0; i < FZ_CALIB_RUNS; i++) {
         fz_exec_rec_t rec;
-        fz_run_result_t r = fz_exec_run(x, buf, len, 0, &rec);
-        if (r == FZ_RUN_ERROR)
-            fz_die("the target stopped answering during calibration: %s", fz_exec_errmsg(x));
+        fz_run_result_t r = o ? fz_run_again(st, buf, len, 0, &rec, o, "calibration")
+                              : fz_exec_run(x, buf, len, 0, &rec);
         if (i == 0)
             out->result = r;
         if (r != FZ_RUN_OK) {
@@ -213,6 +215,13 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
     for (uint32_t i = 0; i < seeds->n; i++) {
         if (*st->stop)
             return -1;
+        if (st->ui.time_up && st->queue.n) {
+            /* -V ran out: the seeds checked so far make the campaign (a
+             * seed goes to queue/ only once it ran), and it ends soon. */
+            fz_warn("-V ran out while the %s were checked: %u of %u made it into the queue",
+                    st->out.resumed ? "queue entries" : "seeds", st->queue.n, seeds->n);
+            break;
+        }
         const fz_file_t *f = &seeds->f[i];
         if (f->len > st->len.max) {
             fz_warn("%s '%s' is %u bytes, over the maximum length %u (-l); skipping it",
@@ -220,7 +229,22 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
             continue;
         }
         fz_calib_t c;
-        fz_calibrate(st, f->data, f->len, &c);
+        int killed = 0;
+        fz_calibrate(st, f->data, f->len, NULL, &c);
+        if (c.result == FZ_RUN_ERROR) {
+            char doing[320];
+            snprintf(doing, sizeof doing, "the check of %s '%s'",
+                     st->out.resumed ? "queue entry" : "seed", f->name);
+            if (!c.signal)
+                fz_run_broke(st, f->data, f->len, 0, NULL, doing);
+            /* It made the target kill its forkserver: a crashing seed,
+             * skipped like the others, with a new forkserver. */
+            char err[512];
+            if (fz_exec_restart(&st->exec, err, sizeof err))
+                fz_die("%s", err);
+            c.result = FZ_RUN_CRASH;
+            killed = 1;
+        }
         if (*st->stop)
             return -1; /* the result of an interrupted run means nothing */
         if (c.result == FZ_RUN_HANG)
@@ -235,9 +259,10 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
                         f->name, c.signal, (unsigned long long)st->cfg.mem_mb,
                         (unsigned long long)st->cfg.mem_mb << 10);
             else
-                fz_warn("seed '%s' crashes the target (signal %d); skipping it (reproduce: run "
-                        "the target on it by hand)",
-                        f->name, c.signal);
+                fz_warn("%s '%s' %s the target (signal %d); skipping it (reproduce: run the "
+                        "target on it by hand)",
+                        st->out.resumed ? "queue entry" : "seed", f->name,
+                        killed ? "kills the forkserver of" : "crashes", c.signal);
             if (!crashed++) {
                 first_crash = f->name;
                 first_sig = c.signal;

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
@@ -365,6 +366,31 @@ void fz_crashinfo_dir(const fz_cfg_t *cfg, const char *dir, uint32_t from_id, ui
     if (n > max)
         printf("(%zu more crash(es) in %s)\n", n - max, dir);
     free(names);
+}
+
+int fz_crashinfo_artifact_check(const fz_cfg_t *cfg, char *err, size_t n)
+{
+    if (!cfg->artifact_prefix)
+        return 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", cfg->artifact_prefix);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir] = 0; /* "/x" keeps "/" */
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) || access(dir, W_OK | X_OK) != 0) {
+        snprintf(err, n,
+                 "--artifact-prefix %s: '%s' is not a writable directory (%s); create "
+                 "it first, since every crash is to be copied there",
+                 cfg->artifact_prefix, dir,
+                 stat(dir, &sb) != 0    ? strerror(errno)
+                 : !S_ISDIR(sb.st_mode) ? "not a directory"
+                                        : "not writable");
+        return -1;
+    }
+    return 0;
 }
 
 void fz_crashinfo_artifact(const fz_cfg_t *cfg, const char *kind, const uint8_t *buf,

@@ -40,6 +40,11 @@ void fz_crashinfo_dir(const fz_cfg_t *cfg, const char *dir, uint32_t from_id, ui
  * no ':' or ',', which CI artifact uploaders reject, and the same input
  * always gets the same name.  Nothing without the option; a failed write
  * is warned about, never fatal. */
+/* --artifact-prefix P: 0 when P's directory exists and is writable, else
+ * -1 with a one-line message: checked at the start, not at the first
+ * crash. */
+int fz_crashinfo_artifact_check(const fz_cfg_t *cfg, char *err, size_t n);
+
 void fz_crashinfo_artifact(const fz_cfg_t *cfg, const char *kind, const uint8_t *buf,
                            uint32_t len);
 

@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fz-fuzz/state.h"
@@ -171,11 +172,61 @@ void fz_diag_poll(fz_state_t *st)
             warn_one(st, kinds[i]);
 }
 
+void fz_diag_libs_message(uint32_t n, const char *list, char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "the target loads %u shared librar%s without fz "
+                                   "instrumentation, whose edges fz cannot see:",
+                                   n, n == 1 ? "y" : "ies");
+    const char *p = list;
+    for (uint32_t i = 0; *p && used < len; i++) {
+        size_t l = strcspn(p, "\n");
+        const char *base = memrchr(p, '/', l);
+        base = base ? base + 1 : p;
+        if (i == 4) {
+            used += (size_t)snprintf(buf + used, len - used, " ...");
+            break;
+        }
+        used += (size_t)snprintf(buf + used, len - used, "%s %.*s (%.*s)", i ? "," : "",
+                                 (int)(p + l - base), base, (int)l, p);
+        p += l + (p[l] == '\n');
+    }
+    if (used < len)
+        snprintf(buf + used, len - used,
+                 "; link them statically (e.g. ./configure --disable-shared), or build them "
+                 "with fz-cc and run with LD_LIBRARY_PATH set to that build's library directory "
+                 "(docs/instrumenting.md, \"Shared libraries\")");
+}
+
+void fz_diag_modules(fz_state_t *st)
+{
+    const fz_diag_t *page = st->exec.fs.shm.diag;
+    fz_diag_seen_t *d = &st->diag;
+    if (!page || !page->mods_instr)
+        return; /* not an fz-cc target (afl-cc, blind): nothing was reported */
+    d->mods_known = 1;
+    d->mods_instr = page->mods_instr;
+    d->mods_plain = page->mods_plain;
+    if (!d->mods_plain)
+        return;
+    char list[sizeof page->plain_libs];
+    memcpy(list, (const char *)page->plain_libs, sizeof list);
+    list[sizeof list - 1] = 0;
+    size_t len = 2 * sizeof list + 512;
+    free(d->libs_warning);
+    if (!(d->libs_warning = malloc(len)))
+        return;
+    fz_diag_libs_message(d->mods_plain, list, d->libs_warning, len);
+    if (!st->jobs.shared || st->jobs.self == 0)
+        fz_warn("%s", d->libs_warning);
+}
+
 void fz_diag_final(fz_state_t *st)
 {
     fz_diag_poll(st);
     if (!st->ui.tty)
         return;
+    if (st->diag.libs_warning && (!st->jobs.shared || st->jobs.self == 0))
+        fz_warn("%s", st->diag.libs_warning);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (st->diag.flags & kinds[i])
             warn_one(st, kinds[i]);

@@ -23,6 +23,11 @@ typedef struct fz_diag_seen {
     uint32_t sigs;       /* handler signals already warned about */
     char exec_name[16];  /* the exec'd program, sanitised */
     char summary[160];   /* short form for fuzzer_stats and the screen, "" if none */
+    /* The module report of the first start (fz_diag_modules). */
+    int mods_known;      /* the runtime filled it in (an fz-cc target) */
+    uint32_t mods_instr; /* loaded objects with fz instrumentation */
+    uint32_t mods_plain; /* the program's shared libraries without it */
+    char *libs_warning;  /* the warning about them, NULL if none (malloc'ed) */
 } fz_diag_seen_t;
 
 /* Short form: space-separated words "fork", "exec:NAME",
@@ -39,6 +44,13 @@ struct fz_state;
 
 /* Reads the page; warns about anything new (now, unless a screen is up). */
 void fz_diag_poll(struct fz_state *st);
+
+/* After the target's first start: reads the module report and warns once
+ * (on instance 0 of -j only) when the program loads shared libraries that
+ * carry no fz instrumentation, naming them and the fix.  The message is
+ * built by fz_diag_libs_message from the page's newline-separated list. */
+void fz_diag_modules(struct fz_state *st);
+void fz_diag_libs_message(uint32_t n, const char *list, char *buf, size_t len);
 
 /* After the screen is gone: every warning of the run, once more. */
 void fz_diag_final(struct fz_state *st);

@@ -11,13 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fz-fuzz/custom.h"
 #include "fz-fuzz/i2s.h"
+#include "fz-fuzz/lfmut.h"
 #include "fz-fuzz/jobs.h"
+#include "mutators/text.h"
 #include "core/coverage.h"
 #include "fz-fuzz/calibrate.h"
 #include "core/minimize.h"
 #include "fz-fuzz/status.h"
 #include "fz-fuzz/names.h"
+#include "fz-fuzz/run.h"
 #include "fz-fuzz/sync.h"
 #include "fz-fuzz/triage.h"
 #include "fz-log.h"
@@ -52,8 +56,10 @@ int fz_fuzz_name(const fz_state_t *st, char *buf, size_t n, uint32_t id, int sig
     fz_origin_t named = *o;
     if (!o->peer)
         named.src = st->queue.e[o->src]->file_id; /* names carry the parent's file id */
-    return fz_name_find(buf, n, id, sig, &named, fz_now_ms() - st->stats.start_ms,
-                        fz_state_execs(st), new_edge);
+    /* A resumed campaign's names go on from its earlier runs' totals. */
+    return fz_name_find(buf, n, id, sig, &named,
+                        st->stats.prev_run_time * 1000 + fz_now_ms() - st->stats.start_ms,
+                        st->stats.prev_execs + fz_state_execs(st), new_edge);
 }
 
 /* A new entry: calibrate it, add it to the queue and save it.  It is
@@ -64,7 +70,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
                       const fz_origin_t *o)
 {
     fz_calib_t c;
-    fz_calibrate(st, buf, len, &c);
+    fz_calibrate(st, buf, len, o, &c);
 
     char name[256];
     fz_fuzz_name(st, name, sizeof(name), st->next_queue_id++, 0, o, kind == FZ_COV_NEW_EDGE);
@@ -78,6 +84,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     e->exec_us = c.exec_us;
     e->trimmed = o->peer != NULL;
     fz_outdir_save(&st->out, "queue", name, buf, len);
+    fz_custom_new_entry(st, e, o->peer ? NULL : st->queue.e[o->src]->fname);
     fz_jobs_share(st, name, st->next_queue_id - 1, buf, len); /* -j: to the others at once */
     st->len.quiet_since = fz_state_execs(st);
     if (o->peer) {
@@ -90,24 +97,6 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
         st->stats.last_edge_ms = st->stats.last_find_ms;
 }
 
-/* The forkserver is gone.  When it was killed while it ran buf, the input
- * made the target kill it (core/fsrv.h, broke_signal): that input is saved
- * as a crash, so crashes/ and the exit status (3) say what happened, and
- * the run ends, since no target is left to run. */
-__attribute__((noreturn)) static void target_broke(fz_state_t *st, const uint8_t *buf,
-                                                 uint32_t len, const fz_origin_t *o)
-{
-    fz_exec_t *x = &st->exec;
-    if (!x->fs.broke_signal)
-        fz_die("the target stopped answering: %s", fz_exec_errmsg(x));
-    char name[256];
-    fz_fuzz_name(st, name, sizeof(name), st->next_crash_id++, x->fs.broke_signal, o, 0);
-    fz_outdir_save(&st->out, "crashes", name, buf, len);
-    st->stats.saved_crashes++;
-    st->stats.last_crash_ms = fz_now_ms();
-    fz_die("%s; the input is saved as %s/crashes/%s", fz_exec_errmsg(x), st->out.dir, name);
-}
-
 /* An entry's first turn starts by shrinking it while it keeps every bucket
  * of its map (not only what it added: a smaller input that lost coverage
  * would be a different entry), within FZ_TRIM_MAX_EXECS runs.  The smaller
@@ -116,13 +105,14 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
 {
     fz_exec_t *x = &st->exec;
     e->trimmed = 1;
-    if (x->blind || e->len < 2 || (e->depth <= 1 && e->len < FZ_TRIM_MIN_BYTES))
+    if (x->blind || e->len < 2 || fz_custom_trim(st, e))
+        return; /* an AFL++ custom mutator's trim replaces this one */
+    if (e->depth <= 1 && e->len < FZ_TRIM_MIN_BYTES)
         return;
     fz_exec_rec_t rec;
-    fz_run_result_t r = fz_exec_run(x, e->data, e->len, 0, &rec);
+    fz_origin_t o = {.op = "trim", .src = e->id};
+    fz_run_result_t r = fz_run_again(st, e->data, e->len, 0, &rec, &o, "trimming");
     st->stats.min_execs++;
-    if (r == FZ_RUN_ERROR)
-        fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
     if (r != FZ_RUN_OK)
         return; /* flaky: it crashed or hung now; keep it as it is */
     uint8_t *want = malloc(x->map_size);
@@ -146,8 +136,8 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
     fz_min_result_t mr = fz_minimize(x, &mc, e->data, e->len, st->min_buf, &out_len, &ms);
     st->stats.min_execs += ms.execs;
     free(want);
-    if (mr == FZ_MIN_ERROR)
-        fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
+    if (mr == FZ_MIN_ERROR) /* the entry is saved; the candidate that broke it is too */
+        fz_run_broke(st, st->min_buf, (uint32_t)out_len, ms.error_signal, &o, "trimming");
     if (mr != FZ_MIN_OK || out_len >= e->len)
         return;
     if (fz_fuzz_should_stop(st)) {
@@ -158,10 +148,8 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
         return;
     }
     /* Its work (the cost proxy) from one run of the trimmed input. */
-    r = fz_exec_run(x, st->min_buf, out_len, 0, &rec);
+    r = fz_run_again(st, st->min_buf, (uint32_t)out_len, 0, &rec, &o, "trimming");
     st->stats.min_execs++;
-    if (r == FZ_RUN_ERROR)
-        fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
     if (r != FZ_RUN_OK)
         return;
     fz_queue_shrink(&st->queue, e, st->min_buf, (uint32_t)out_len, fz_calib_work(rec.map, rec.map_size));
@@ -219,7 +207,7 @@ static int judge(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
     int grew = 0;
     switch (rec->result) {
     case FZ_RUN_ERROR:
-        target_broke(st, buf, len, o);
+        fz_run_broke(st, buf, len, rec->signal, o, o->peer ? "a sync import" : "fuzzing");
     case FZ_RUN_CRASH:
         fz_triage_crash(st, buf, len, rec, o);
         break;
@@ -281,7 +269,8 @@ static void flush_batch(fz_state_t *st)
         fz_exec_rec_t rec;
         uint32_t at, len;
         fz_exec_run_batch(x, from, k, &rec, &at);
-        const uint8_t *buf = fz_exec_batch_input(x, at, &len);
+        const uint8_t *buf = fz_exec_batch_is_request(x, at) ? fz_lfmut_ran(st, at, &len)
+                                                              : fz_exec_batch_input(x, at, &len);
         judge(st, buf, len, &st->batch.origin[at], &rec);
         /* The next batch lasts about FZ_BATCH_TARGET_US at this part's
          * pace (rec.exec_us: its mean run).  Only the grouping of runs
@@ -299,6 +288,13 @@ static void flush_batch(fz_state_t *st)
 static void push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
 {
     fz_exec_t *x = &st->exec;
+    if (x->post) {
+        /* An AFL++ post_process may refuse the input (no run); batches
+         * would save what it made of the input instead of the input. */
+        if (!fz_custom_post_refuses(st, buf, len))
+            run_one(st, buf, len, o, 0);
+        return;
+    }
     if (!x->fs.batch) {
         run_one(st, buf, len, o, 0);
         return;
@@ -311,6 +307,29 @@ static void push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
     st->batch.origin[x->batch_n - 1] = *o;
     if (x->batch_n >= st->batch.size || x->batch_used >= FZ_BATCH_BYTES)
         flush_batch(st);
+}
+
+void fz_fuzz_push_request(fz_state_t *st, const uint8_t *req, uint32_t len, const fz_origin_t *o)
+{
+    fz_exec_t *x = &st->exec;
+    if (fz_exec_batch_add_request(x, req, len) != 0) {
+        flush_batch(st);
+        if (fz_exec_batch_add_request(x, req, len) != 0)
+            fz_die("a %u-byte request does not fit in an empty batch", len);
+    }
+    st->batch.origin[x->batch_n - 1] = *o;
+    if (x->batch_n >= st->batch.size || x->batch_used >= FZ_BATCH_BYTES)
+        flush_batch(st);
+}
+
+void fz_fuzz_push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
+{
+    push(st, buf, len, o);
+}
+
+void fz_fuzz_flush(fz_state_t *st)
+{
+    flush_batch(st);
 }
 
 int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
@@ -327,6 +346,10 @@ int fz_fuzz_run_logged(fz_state_t *st, const uint8_t *buf, uint32_t len, const f
  * with a splice partner drawn from the queue for each turn. */
 static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
 {
+    if (fz_lfmut_owns(st)) {
+        fz_lfmut_stage(st, e); /* the harness's LLVMFuzzerCustomMutator makes them all */
+        return;
+    }
     fz_mut_env_t env = {.dict = st->dict.count ? &st->dict : NULL,
                         .auto_dict = st->i2s.dict.count ? &st->i2s.dict : NULL};
     if (st->queue.n > 1) {
@@ -341,7 +364,12 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     /* -j: another instance's find cuts the turn short, so it is taken
      * between turns within a few runs rather than after hundreds. */
     for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st) && !fz_jobs_pending(st); i++) {
+        if (fz_lfmut_maybe_xover(st, e))
+            continue; /* the harness's LLVMFuzzerCustomCrossOver took this one */
         size_t len = fz_chain_next(&chain);
+        len = fz_custom_havoc(st, buf, len, st->len.max); /* AFL++ havoc_mutation */
+        if (st->cfg.input_text) /* -a text: printable bytes (mutators/text.h) */
+            fz_text_bias(&st->rng, buf, len, e->data, e->len);
         fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};
         push(st, buf, (uint32_t)len, &o);
     }
@@ -440,8 +468,22 @@ static const struct fz_stage {
     {"flip1", stage_bitflip, 1},
     {"arith8", stage_arith, 1},
     {"sweep", stage_sweep, 1},
+    {"custom", fz_custom_stage, 0}, /* AFL++ custom mutators, right before havoc as in AFL++ */
     {"havoc", stage_havoc, 0},
 };
+
+/* Custom mutators decide which stages run: a harness's
+ * LLVMFuzzerCustomMutator makes every candidate (havoc's turn; libFuzzer
+ * runs nothing else), AFL_CUSTOM_MUTATOR_ONLY leaves only the AFL++
+ * custom stage. */
+static int stage_allowed(const fz_state_t *st, const struct fz_stage *s)
+{
+    if (fz_custom_only(st))
+        return s->run == fz_custom_stage;
+    if (fz_lfmut_owns(st))
+        return s->run == stage_havoc;
+    return 1;
+}
 
 /* Whether this turn runs the deterministic stages (first turns only; the
  * stages check that themselves): never on a -S secondary or with -d,
@@ -455,6 +497,14 @@ static int want_det(const fz_state_t *st)
     uint64_t all = fz_state_execs(st);
     return st->stats.det_execs <= FZ_DET_FREE_EXECS ||
            st->stats.det_execs * FZ_DET_SHARE <= all;
+}
+
+uint64_t fz_fuzz_i2s_budget(const fz_state_t *st)
+{
+    uint64_t used = st->i2s.execs;
+    if (used <= FZ_I2S_FREE_EXECS || used * FZ_I2S_SHARE <= fz_state_execs(st))
+        return FZ_I2S_MAX_EXECS;
+    return FZ_I2S_LEAN_EXECS;
 }
 
 void fz_fuzz_loop(fz_state_t *st)
@@ -477,11 +527,14 @@ void fz_fuzz_loop(fz_state_t *st)
             st->stats.last_cycle = st->queue.cycles;
         }
         grow_max_len(st);
+        if (fz_custom_skip_entry(st, e))
+            continue; /* an AFL++ mutator's queue_get said no */
         if (!e->trimmed)
             trim_entry(st, e);
         int det = want_det(st);
         for (size_t i = 0; i < sizeof(fz_stages) / sizeof(fz_stages[0]); i++) {
-            if ((fz_stages[i].deterministic && !det) || fz_fuzz_should_stop(st))
+            if ((fz_stages[i].deterministic && !det) || !stage_allowed(st, &fz_stages[i]) ||
+                fz_fuzz_should_stop(st))
                 continue;
             uint64_t before = fz_state_execs(st);
             fz_stages[i].run(st, e, buf);

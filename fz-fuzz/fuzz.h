@@ -41,6 +41,19 @@
 #define FZ_DET_SHARE 10
 #define FZ_DET_FREE_EXECS 20000
 
+/* The input-to-state stage (i2s.h) spends up to FZ_I2S_MAX_EXECS logging
+ * runs on an entry while it has used at most 1/FZ_I2S_SHARE of all runs
+ * (the first FZ_I2S_FREE_EXECS are free), else FZ_I2S_LEAN_EXECS: its
+ * best-ranked comparisons (input-driven first).  Every candidate of the
+ * stage is a logging run, which on a large program costs 2-3 plain runs
+ * (a page fault per comparison site hit, and the hooks); on sqlite (35k
+ * edges, ~250 runs/s on a loaded machine) the full budget took 52% of
+ * the first minute's runs and three quarters of its time, on 4 entries of
+ * 244.  Fast targets rarely reach the cap: havoc's runs outnumber it. */
+#define FZ_I2S_SHARE 3
+#define FZ_I2S_FREE_EXECS 4096
+#define FZ_I2S_LEAN_EXECS 256
+
 /* Bytes the deterministic stages walk on an entry's first turn (up to 12
  * runs each): headers, commands and length fields live at the front, and
  * 64 bytes cost at most 768 runs, a few havoc turns' worth. */
@@ -74,6 +87,13 @@
  * runs where havoc alone needs 2-4 times that. */
 #define FZ_TRIM_MIN_BYTES 64
 
+/* A candidate for the batched stages (the target runs it now, or later
+ * in a batch; fz_fuzz_flush runs what waits), and a request for the
+ * harness's own mutator (lfmut.h), always batched. */
+void fz_fuzz_push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
+void fz_fuzz_push_request(fz_state_t *st, const uint8_t *req, uint32_t len, const fz_origin_t *o);
+void fz_fuzz_flush(fz_state_t *st);
+
 /* Run buf once, judge the record and save what is new: crash/hang via
  * triage, new coverage into the queue (minimized unless it is a peer's,
  * calibrated).  o says where buf came from (stage, parent, peer) for the
@@ -103,5 +123,8 @@ int fz_fuzz_min_poll(void *ctx);
 
 /* The main loop; returns when fz_fuzz_should_stop says so. */
 void fz_fuzz_loop(fz_state_t *st);
+
+/* The input-to-state stage's budget for the entry it starts on now. */
+uint64_t fz_fuzz_i2s_budget(const fz_state_t *st);
 
 #endif

@@ -233,6 +233,7 @@ typedef struct {
     const fz_cmp_list_t *colour; /* of the coloured copy cin (depth 0 only) */
     const uint8_t *cin;
     int depth;
+    const fz_cmp_list_t *prev; /* the parent level's log (depth > 0) */
 } level_t;
 
 static int solve(fz_state_t *st, uint32_t src, const level_t *lv);
@@ -253,7 +254,8 @@ static int repair(fz_state_t *st, uint32_t src, const level_t *lv, uint8_t *cur,
         int fixed = 0;
         for (uint32_t b = 0; b < nb && !fixed; b++) {
             fz_cmp_rec_t want = now->r[broken[b]];
-            size_t ne = fz_i2s_edits(&want, cur, cur_len, NULL, NULL, edits, FZ_I2S_REPAIR_EDITS);
+            size_t ne = fz_i2s_edits(&want, cur, cur_len, NULL, NULL, FZ_I2S_DRIVEN, edits,
+                                     FZ_I2S_REPAIR_EDITS);
             for (size_t k = 0; k < ne && !fixed; k++) {
                 if (out_of_budget(st))
                     return 0;
@@ -265,7 +267,7 @@ static int repair(fz_state_t *st, uint32_t src, const level_t *lv, uint8_t *cur,
                 fz_cmp_list_t *tl_log = &I->lists[3 + 3 * d];
                 if (try_input(st, src, trial, tl, op, tl_log)) {
                     if (d + 1 < FZ_I2S_DEPTH) {
-                        level_t next = {trial, tl, tl_log, NULL, NULL, d + 1};
+                        level_t next = {trial, tl, tl_log, NULL, NULL, d + 1, now};
                         solve(st, src, &next);
                     }
                     return 1;
@@ -286,6 +288,15 @@ static int repair(fz_state_t *st, uint32_t src, const level_t *lv, uint8_t *cur,
             return 0;
     }
     return 0;
+}
+
+/* Does r follow the input?  At the top the coloured run says so; deeper,
+ * a comparison the last edit changed (or first reached) does. */
+static int driven(const level_t *lv, const fz_cmp_rec_t *r)
+{
+    if (lv->colour)
+        return fz_cmp_taint_rank(r, lv->colour) == 0;
+    return lv->prev && fz_cmp_taint_rank(r, lv->prev) < 2;
 }
 
 /* Indices of lv->log's records by taint rank (input-driven first). */
@@ -335,14 +346,15 @@ static int solve(fz_state_t *st, uint32_t src, const level_t *lv)
             continue;
         }
         const fz_cmp_rec_t *c = lv->colour ? fz_cmp_list_find(lv->colour, r.slot, r.idx) : NULL;
-        size_t ne = fz_i2s_edits(&r, lv->in, lv->len, c, lv->cin, edits, FZ_I2S_EDITS);
+        unsigned fl = driven(lv, &r) ? FZ_I2S_DRIVEN : 0;
+        size_t ne = fz_i2s_edits(&r, lv->in, lv->len, c, lv->cin, fl, edits, FZ_I2S_EDITS);
         int found = 0, step = 0;
         size_t j = 0;
         for (; j < ne && !found && !step && !out_of_budget(st); j++) {
             size_t ol = fz_i2s_apply(lv->in, lv->len, &edits[j], out, room(st, lv->len));
             if (seen(I, hash_input(out, ol)))
                 continue;
-            level_t next = {out, ol, clog, NULL, NULL, d + 1};
+            level_t next = {out, ol, clog, NULL, NULL, d + 1, lv->log};
             if (try_input(st, src, out, ol, "i2s", clog)) {
                 found = 1;
                 if (d + 1 < FZ_I2S_DEPTH)
@@ -379,7 +391,7 @@ void fz_i2s_stage(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     fz_i2s_t *I = &st->i2s;
     if (!I->on || e->was_fuzzed || fz_fuzz_should_stop(st))
         return;
-    I->stop_execs = I->execs + FZ_I2S_MAX_EXECS;
+    I->stop_execs = I->execs + fz_fuzz_i2s_budget(st); /* fuzz.h: a share of all runs */
     keys_clear(&I->seen);
     seen(I, hash_input(e->data, e->len));
     fz_cmp_list_t *log = &I->lists[0], *clog = &I->lists[1];
@@ -391,6 +403,6 @@ void fz_i2s_stage(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     colour(st, e->data, e->len, cin);
     seen(I, hash_input(cin, e->len));
     try_input(st, e->id, cin, e->len, "i2s", clog);
-    level_t top = {e->data, e->len, log, clog, cin, 0};
+    level_t top = {e->data, e->len, log, clog, cin, 0, NULL};
     solve(st, e->id, &top);
 }

@@ -59,6 +59,7 @@ void fz_jobs_publish(fz_state_t *st, int force)
     s->crashes_at_start = st->stats.crashes_at_start;
     s->hangs = r.saved_hangs;
     s->imported = r.corpus_imported;
+    s->found = r.corpus_found;
     if (st->ui.files_ready)
         __atomic_store_n(&s->state, FZ_JOB_RUNNING, __ATOMIC_RELAXED);
 }
@@ -158,31 +159,56 @@ void fz_jobs_take(fz_state_t *st)
 
 /* ---- Coordinator ---- */
 
-/* How many instances to start: -j N, capped by the free CPUs (which each
- * instance gets one of) unless FZ_NO_AFFINITY; -j 0 means all free CPUs. */
+/* Processes running or ready to run on the machine besides this one
+ * (procs_running of /proc/stat), or 0 when unknown: unbound busy
+ * processes hold CPUs too, though no affinity mask says so. */
+static uint32_t busy_procs(void)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    char line[256];
+    unsigned long n = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "procs_running %lu", &n) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return n > 1 ? (uint32_t)(n - 1) : 0;
+}
+
+/* How many instances to start, and which CPU each is bound to: -j N starts
+ * N, whatever else runs (a user who asks for N gets N).  The first ones get
+ * a free core each (one no other process is bound to) unless
+ * FZ_NO_AFFINITY; the rest run unbound, as every instance does when no core
+ * is free.  When the instances will share CPUs with each other or with
+ * other processes, one warning says so.  -j 0 means one per free core (one
+ * per online core when none is free or with FZ_NO_AFFINITY). */
 static uint32_t job_count(const fz_cfg_t *cfg, int *cpus, int *n_cpus)
 {
     int no_aff = fz_env_flag("FZ_NO_AFFINITY", "AFL_NO_AFFINITY");
     long online = sysconf(_SC_NPROCESSORS_ONLN);
-    *n_cpus = no_aff ? 0 : fz_fsrv_free_cpus(cpus, FZ_JOBS_MAX);
+    if (online < 1)
+        online = 1;
+    int n_free = fz_fsrv_free_cpus(cpus, FZ_JOBS_MAX);
     uint32_t want = cfg->jobs;
-    if (want == 0) {
-        want = no_aff ? (uint32_t)(online > 0 ? online : 1) : (uint32_t)*n_cpus;
-        if (want == 0) {
-            fz_warn("-j 0: no core is free (every one runs a process bound to it); starting "
-                    "one instance anyway");
-            want = 1;
-        }
-    } else if (!no_aff && want > (uint32_t)*n_cpus) {
-        uint32_t use = *n_cpus ? (uint32_t)*n_cpus : 1;
-        fz_warn("-j %u: only %d of %ld cores are free (the others run processes bound to "
-                "them); starting %u instance(s). FZ_NO_AFFINITY=1 starts all %u unbound",
-                want, *n_cpus, online, use, want);
-        want = use;
-    }
+    if (want == 0)
+        want = !no_aff && n_free ? (uint32_t)n_free : (uint32_t)online;
     if (want > FZ_JOBS_MAX) {
         fz_warn("-j %u: at most %d instances; starting %d", want, FZ_JOBS_MAX, FZ_JOBS_MAX);
         want = FZ_JOBS_MAX;
+    }
+    *n_cpus = no_aff ? 0 : n_free < (int)want ? n_free : (int)want;
+    uint32_t busy = busy_procs();
+    if (want > (uint32_t)n_free || want + busy > (uint32_t)online) {
+        char why[160];
+        if (want > (uint32_t)n_free)
+            snprintf(why, sizeof why, "only %d of %ld cores are free (the others run processes "
+                     "bound to them)", n_free, online);
+        else
+            snprintf(why, sizeof why, "%u other process(es) are running on %ld cores", busy,
+                     online);
+        fz_warn("-j %u oversubscribes the machine: %s; starting all %u instances anyway, they "
+                "share the CPUs and each runs slower (use a smaller -j for full speed)",
+                want, why, want);
     }
     return want;
 }
@@ -217,6 +243,7 @@ static __attribute__((noreturn)) void child_main(fz_state_t *st, uint32_t i, int
         sched_setaffinity(0, sizeof one, &one); /* fsrv's own binding then keeps it */
     }
     child_cfg(&st->cfg, i, sh->n, sh->slot[i].name);
+    st->cfg.unbound = cpu < 0; /* no free core was left for it: its forkserver must not bind */
     static char prog[64];
     snprintf(prog, sizeof prog, "fz-fuzz[%s]", sh->slot[i].name);
     fz_log_prog = prog;
@@ -235,6 +262,7 @@ static __attribute__((noreturn)) void child_main(fz_state_t *st, uint32_t i, int
 typedef struct jobs_total {
     uint64_t execs, crashes, new_crashes, hangs, pass_ms;
     uint32_t corpus, edges, running, passed, died;
+    uint32_t seeds; /* the most seeds any instance holds (counted once in corpus) */
     uint64_t pass_max;
     double eps;
 } jobs_total_t;
@@ -252,8 +280,13 @@ static void total(const fz_jobs_shared_t *sh, jobs_total_t *t, uint64_t secs)
         t->pass_ms += s->pass_ms_total;
         if (s->pass_ms_max > t->pass_max)
             t->pass_max = s->pass_ms_max;
-        if (s->corpus > t->corpus)
-            t->corpus = s->corpus;
+        /* The campaign's corpus: every instance's own finds, plus the seeds
+         * once (each instance holds them all; imports are others' finds).
+         * fz-plot's total counts the same way. */
+        uint32_t seeds = s->corpus > s->found + s->imported ? s->corpus - s->found - s->imported : 0;
+        t->corpus += s->found;
+        if (seeds > t->seeds)
+            t->seeds = seeds;
         if (s->edges > t->edges)
             t->edges = s->edges;
         if (s->state == FZ_JOB_RUNNING || s->state == FZ_JOB_STARTING) {
@@ -262,6 +295,7 @@ static void total(const fz_jobs_shared_t *sh, jobs_total_t *t, uint64_t secs)
         }
         t->died += s->state == FZ_JOB_DIED;
     }
+    t->corpus += t->seeds;
     if (!t->running && secs) /* all ended: the campaign's average */
         t->eps = (double)t->execs / (double)secs;
 }
@@ -284,18 +318,47 @@ static const char *state_word(const fz_jobs_slot_t *s, char *buf, size_t n)
     }
 }
 
+/* ", 1m40s left" when the campaign has an end: the -V limit, or the -E
+ * budget at the current rate (whichever comes first); "" otherwise. */
+static void time_left(const fz_cfg_t *cfg, const jobs_total_t *t, uint64_t secs, char *buf,
+                      size_t n)
+{
+    uint64_t left = UINT64_MAX;
+    buf[0] = 0;
+    if (cfg->max_secs)
+        left = cfg->max_secs > secs ? cfg->max_secs - secs : 0;
+    if (cfg->max_execs && t->eps > 0) {
+        uint64_t todo = cfg->max_execs > t->execs ? cfg->max_execs - t->execs : 0;
+        uint64_t by_execs = (uint64_t)((double)todo / t->eps + 0.5);
+        if (by_execs < left)
+            left = by_execs;
+    }
+    if (left == UINT64_MAX || !t->running)
+        return;
+    if (left >= 3600)
+        snprintf(buf, n, ", %lluh%02llum left", (unsigned long long)(left / 3600),
+                 (unsigned long long)(left / 60 % 60));
+    else if (left >= 60)
+        snprintf(buf, n, ", %llum%02llus left", (unsigned long long)(left / 60),
+                 (unsigned long long)(left % 60));
+    else
+        snprintf(buf, n, ", %llus left", (unsigned long long)left);
+}
+
 /* One line for the whole campaign (the -q / non-tty log and the end). */
-static void campaign_line(FILE *f, const fz_jobs_shared_t *sh, uint64_t secs)
+static void campaign_line(FILE *f, const fz_cfg_t *cfg, const fz_jobs_shared_t *sh, uint64_t secs)
 {
     jobs_total_t t;
+    char left[48];
     total(sh, &t, secs);
+    time_left(cfg, &t, secs, left, sizeof left);
     fprintf(f,
-            "[%llus] -j %u: execs %llu (%.0f/s), corpus %u, edges %u (best instance), crashes "
-            "%llu, hangs %llu, finds passed %u (mean %llu ms, max %llu ms), running %u/%u%s\n",
+            "[%llus] -j %u: execs %llu (%.0f/s), corpus %u (own finds), edges %u (best instance), crashes "
+            "%llu, hangs %llu, finds passed %u (mean %llu ms, max %llu ms), running %u/%u%s%s\n",
             (unsigned long long)secs, sh->n, (unsigned long long)t.execs, t.eps, t.corpus, t.edges,
             (unsigned long long)t.crashes, (unsigned long long)t.hangs, t.passed,
             (unsigned long long)(t.passed ? t.pass_ms / t.passed : 0),
-            (unsigned long long)t.pass_max, t.running, sh->n,
+            (unsigned long long)t.pass_max, t.running, sh->n, left,
             t.died ? ", an instance DIED" : "");
     fflush(f);
 }
@@ -305,16 +368,19 @@ static void campaign_line(FILE *f, const fz_jobs_shared_t *sh, uint64_t secs)
 static void draw(const fz_cfg_t *cfg, const fz_jobs_shared_t *sh, uint64_t secs)
 {
     jobs_total_t t;
+    char left[48];
     total(sh, &t, secs);
+    time_left(cfg, &t, secs, left, sizeof left);
     printf("\033[H  fz-fuzz %s -j %u  --  %s\033[K\n\n"
-           "  run time   %lluh %02llum %02llus\033[K\n"
+           "  run time   %lluh %02llum %02llus%s\033[K\n"
            "  execs      %llu  (%.0f/s)\033[K\n"
-           "  corpus     %u entries, %u edges (the best instance's)\033[K\n"
+           "  corpus     %u entries (the instances' own finds and the seeds), %u edges (the best "
+           "instance's)\033[K\n"
            "  crashes    %llu saved (%llu new), hangs %llu\033[K\n"
            "  passing    %u finds taken from another instance (mean %llu ms, max %llu ms)\033[K\n\n"
            "  %-10s %4s %-18s %12s %9s %7s %6s %8s %6s\033[K\n",
            FZ_VERSION, sh->n, cfg->out_root, (unsigned long long)(secs / 3600),
-           (unsigned long long)(secs / 60 % 60), (unsigned long long)(secs % 60),
+           (unsigned long long)(secs / 60 % 60), (unsigned long long)(secs % 60), left,
            (unsigned long long)t.execs, t.eps, t.corpus, t.edges, (unsigned long long)t.crashes,
            (unsigned long long)t.new_crashes, (unsigned long long)t.hangs, t.passed,
            (unsigned long long)(t.passed ? t.pass_ms / t.passed : 0),
@@ -394,7 +460,7 @@ static void watch(fz_state_t *st, fz_jobs_shared_t *sh, uint64_t start)
             draw(&st->cfg, sh, (now - start) / 1000);
             last_draw = now;
         } else if (!tty && now - last_log >= JOBS_LOG_MS) {
-            campaign_line(stdout, sh, (now - start) / 1000);
+            campaign_line(stdout, &st->cfg, sh, (now - start) / 1000);
             last_log = now;
         }
         usleep(JOBS_POLL_MS * 1000);
@@ -412,7 +478,7 @@ static int finish(fz_state_t *st, fz_jobs_shared_t *sh, uint64_t start)
     jobs_total_t t;
     total(sh, &t, 0);
     printf("fz-fuzz: %s. ", *st->stop ? "stopped by a signal" : "done");
-    campaign_line(stdout, sh, (fz_now_ms() - start) / 1000);
+    campaign_line(stdout, &st->cfg, sh, (fz_now_ms() - start) / 1000);
     uint32_t failed = 0, crashed = 0;
     for (uint32_t i = 0; i < sh->n; i++) {
         fz_jobs_slot_t *s = &sh->slot[i];
@@ -458,8 +524,19 @@ int fz_jobs_run(fz_state_t *st, int argc, char **argv, fz_jobs_campaign_fn campa
         s->cpu = i < (uint32_t)n_cpus ? cpus[i] : -1;
     }
     st->jobs.shared = sh;
-    fz_info("-j %u: instances %s..%s in '%s'%s", n, sh->slot[0].name, sh->slot[n - 1].name,
-            st->cfg.out_root, n_cpus ? ", one per free core" : "");
+    int no_aff = fz_env_flag("FZ_NO_AFFINITY", "AFL_NO_AFFINITY");
+    char bound[96];
+    if (no_aff)
+        snprintf(bound, sizeof bound, "all unbound (FZ_NO_AFFINITY)");
+    else if ((uint32_t)n_cpus == n)
+        snprintf(bound, sizeof bound, "each bound to a free core");
+    else if (n_cpus)
+        snprintf(bound, sizeof bound, "%d bound to free cores, %u unbound (no free core left)",
+                 n_cpus, n - (uint32_t)n_cpus);
+    else
+        snprintf(bound, sizeof bound, "all unbound (no free core)");
+    fz_info("-j %u: instances %s..%s in '%s', %s", n, sh->slot[0].name, sh->slot[n - 1].name,
+            st->cfg.out_root, bound);
     fflush(NULL);
     uint64_t start = fz_now_ms();
     pid_t parent = getpid();

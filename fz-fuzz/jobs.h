@@ -50,6 +50,7 @@ typedef struct fz_jobs_slot {
     char name[24];
     uint64_t execs, crashes, crashes_at_start, hangs;
     uint32_t corpus, edges, imported, passed; /* passed: finds taken from the ring */
+    uint32_t found;                           /* corpus entries it found itself */
     uint64_t pass_ms_total, pass_ms_max;      /* ring find -> imported here */
     double eps;
 } fz_jobs_slot_t;

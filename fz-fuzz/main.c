@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,11 @@
 #include <unistd.h>
 
 #include "fz-config.h"
+#include "fz-fuzz/aflenv.h"
 #include "fz-fuzz/calibrate.h"
 #include "fz-fuzz/crashinfo.h"
+#include "fz-fuzz/custom.h"
+#include "fz-cmplog.h"
 #include "fz-fuzz/jobs.h"
 #include "core/coverage.h"
 #include "fz-fuzz/dictfile.h"
@@ -114,6 +118,9 @@ static void fsrv_config(const fz_cfg_t *cfg, fz_fsrv_cfg_t *f)
     f->mem_limit_mb = (uint32_t)cfg->mem_mb;
     f->blind = cfg->blind;
     f->debug_child = cfg->debug_child;
+    if (cfg->unbound)
+        f->no_affinity = 1;
+    f->legacy_map_size = cfg->afl_map_size;
 }
 
 /* argv joined with spaces, single-quoting words that need it. */
@@ -232,6 +239,11 @@ static void check_resumed_target(fz_state_t *st)
     char *old = fz_outdir_read(&st->out, "cmdline", 1u << 20);
     if (!old)
         return; /* killed before it was written */
+    if (!old[strspn(old, " \t\n")])
+        fz_die("'%s/cmdline' is empty: the file that names the campaign's target is damaged; "
+               "write the target command into it, one word per line as fz-fuzz does (or remove "
+               "it to resume with this target), then run again",
+               st->out.dir);
     char *now = target_lines(&st->cfg);
     if (!same_command(old, now)) {
         for (char *p = old; (p = strchr(p, '\n')) && p[1]; p++)
@@ -270,10 +282,18 @@ static void setup_exec(fz_state_t *st)
     fz_fsrv_cfg_t fcfg;
     fsrv_config(&st->cfg, &fcfg);
     fz_i2s_setup(st, &fcfg);
+    /* Value profile: the target's runtime reads this (include/fz-cmplog.h). */
+    if (st->cfg.value_profile && !st->cfg.blind) {
+        setenv(FZ_ENV_VALUE_PROFILE, "1", 1);
+        fz_info("value profile: on (comparison distances count as coverage)");
+    } else {
+        unsetenv(FZ_ENV_VALUE_PROFILE);
+    }
     char err[512];
     if (fz_exec_start(&st->exec, &fcfg, FZ_EXEC_VIRGIN, err, sizeof(err)) != 0)
         fz_die("%s", err);
     fz_i2s_started(st);
+    fz_diag_modules(st); /* uninstrumented shared libraries: said once, at start-up */
     size_t m = st->exec.map_size;
     st->calib.first = xalloc_map(m);
     st->calib.var_map = xalloc_map(m);
@@ -295,19 +315,85 @@ static void free_exec(fz_state_t *st)
     free(st->batch.origin);
 }
 
+/* -f inside queue/, crashes/ or hangs/ of the campaign: fz-fuzz reads
+ * those, and a leftover input file (kill -9) would come back as a queue
+ * entry or a crash.  (Elsewhere in -o, as AFL++'s .cur_input, is fine.) */
+static void check_input_file(const fz_state_t *st)
+{
+    const char *f = st->cfg.input_file;
+    if (!f)
+        return;
+    char dir[4096], *real_dir, *real_out = realpath(st->out.dir, NULL);
+    snprintf(dir, sizeof dir, "%s", f);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir] = 0;
+    real_dir = realpath(dir, NULL);
+    static const char *const sub[] = {"queue", "crashes", "hangs"};
+    for (size_t i = 0; real_dir && real_out && i < sizeof sub / sizeof sub[0]; i++) {
+        char in[4200];
+        int n = snprintf(in, sizeof in, "%s/%s", real_out, sub[i]);
+        if (!strncmp(real_dir, in, (size_t)n) && (!real_dir[n] || real_dir[n] == '/'))
+            fz_die("-f '%s' is inside the campaign's %s/, which fz-fuzz reads: a leftover input "
+                   "would come back as an entry; put it outside %s/%s (e.g. in /tmp)",
+                   f, sub[i], st->out.dir, sub[i]);
+    }
+    free(real_dir);
+    free(real_out);
+}
+
+/* The other instances in -o (directories with a queue/: a -j or -M / -S
+ * campaign), listed in out; 0 when there is none. */
+static int other_instances(const fz_state_t *st, char *out, size_t n)
+{
+    DIR *d = opendir(st->cfg.out_root);
+    int found = 0;
+    size_t used = 0;
+    out[0] = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.' || !strcmp(e->d_name, st->cfg.name))
+            continue;
+        char q[4096];
+        struct stat sb;
+        snprintf(q, sizeof q, "%s/queue", e->d_name);
+        if (fstatat(dirfd(d), q, &sb, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(sb.st_mode))
+            continue;
+        if (used + strlen(e->d_name) + 8 < n)
+            used += (size_t)snprintf(out + used, n - used, "%s'%s'", found ? ", " : "", e->d_name);
+        found++;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
 /* Open the output directory; when resuming, replace the seeds (already
  * read from -i, if given) with the earlier campaign's queue. */
 static void load_inputs(fz_state_t *st, fz_files_t *seeds)
 {
     int from_queue = strcmp(st->cfg.in_dir, "-") == 0;
     fz_outdir_open(&st->out, st->cfg.out_root, st->cfg.name, st->cfg.resume);
-    if (from_queue && !st->out.resumed)
+    if (from_queue && !st->out.resumed) {
+        char others[512];
+        if (other_instances(st, others, sizeof others))
+            fz_die("nothing to resume in '%s' (no queue entries), but '%s' holds the instances "
+                   "%s: resume them with the -j N (or -M / -S names) they ran with",
+                   st->out.dir, st->cfg.out_root, others);
         fz_die("nothing to resume in '%s' (no queue entries); start a campaign with -i DIR",
                st->out.dir);
+    }
+    check_input_file(st);
     if (st->out.resumed) {
         check_resumed_target(st);
-        if (!from_queue)
+        if (!from_queue) {
+            fz_warn("resuming (FZ_AUTORESUME): the %u seed(s) in '%s' are not used; the "
+                    "campaign goes on from its own queue (to add them, run a -S instance on "
+                    "them, or copy them into %s/queue first)",
+                    seeds->n, st->cfg.in_dir, st->out.dir);
             fz_files_free(seeds);
+        }
         char *q = malloc(strlen(st->out.dir) + 8);
         if (!q)
             fz_die("out of memory");
@@ -405,19 +491,25 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     if (strcmp(st->cfg.in_dir, "-") != 0)
         fz_files_load(&seeds, st->cfg.in_dir, "seed directory", FZ_MAX_INPUT, FZ_FILES_SKIP_BIG);
     fz_dict_init(&st->dict);
-    char err[512];
+    char err[4400];
+    if (fz_crashinfo_artifact_check(&st->cfg, err, sizeof err))
+        fz_die("%s", err);
     for (int i = 0; i < st->cfg.n_dicts; i++)
         if (fz_dictfile_load(&st->dict, st->cfg.dict_files[i], err, sizeof(err)) < 0)
             fz_die("%s", err);
     if (st->cfg.n_dicts)
         fz_info("dictionary: %zu tokens from %d -x option(s)", st->dict.count, st->cfg.n_dicts);
-    setup_exec(st);
-    load_inputs(st, &seeds);
-    st->stats.start_ms = fz_now_ms();
     if (!st->cfg.seed_given)
         st->cfg.seed = pick_seed();
     fz_rng_seed(&st->rng, st->cfg.seed);
+    fz_custom_load(st); /* AFL_CUSTOM_MUTATOR_LIBRARY: before anything is started or written */
+    setup_exec(st);
+    fz_custom_started(st);
+    fz_lfmut_setup(st);
+    load_inputs(st, &seeds);
+    st->stats.start_ms = fz_now_ms();
     fz_queue_init(&st->queue, st->exec.map_size);
+    st->queue.schedule = st->cfg.schedule; /* -p */
     fz_status_init(st);
     /* Nothing is written until every seed has passed: a seed that hangs
      * (or all crashing) must not leave a campaign that a rerun with the
@@ -433,10 +525,12 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     }
     if (st->out.resumed)
         fz_stats_plot_resume(st);
-    save_start_files(st);
-    st->ui.files_ready = 1;
+    /* Saved crashes are re-run before anything is written: on a disk
+     * still full, the run ends with the exit status they give (3). */
     if (st->out.resumed)
         fz_resume_known_crashes(st);
+    save_start_files(st);
+    st->ui.files_ready = 1;
     fz_files_free(&seeds);
     fz_sync_init(st); /* -M / -S only; the first sync is the loop's first step */
 
@@ -459,8 +553,10 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
                "are fixed; fz-fuzz --replay %s/crashes lists them)\n",
                st->crashes_still, st->out.dir);
     dying_state = NULL;
+    fz_custom_unload(st);
     free_exec(st);
     fz_i2s_free(&st->i2s);
+    free(st->diag.libs_warning);
     fz_sync_free(&st->sync);
     fz_queue_free(&st->queue);
     fz_sites_free(&st->sites);
@@ -469,6 +565,23 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     fz_outdir_close(&st->out);
     free((char *)st->command_line);
     return found ? FZ_EXIT_CRASH : FZ_EXIT_OK;
+}
+
+static void warn_line(void *ctx, const char *line)
+{
+    (void)ctx;
+    fz_warn("%s", line);
+}
+
+/* One line for each AFL++ option and AFL_* variable given that fz does not
+ * honour, and each misspelled name (aflenv.h); once, before -j forks. */
+static void say_not_honoured(const fz_cfg_t *cfg)
+{
+    for (int i = 0; i < cfg->n_afl_notes; i++)
+        fz_warn("option %s: %s", cfg->afl_flags[i], cfg->afl_notes[i]);
+    fz_aflenv_scan(environ, warn_line, NULL);
+    if (cfg->schedule_name)
+        fz_info("power schedule: %s (-p)", cfg->schedule_name);
 }
 
 int main(int argc, char **argv)
@@ -486,6 +599,7 @@ int main(int argc, char **argv)
         break;
     }
     check_target(&st.cfg);
+    say_not_honoured(&st.cfg);
     install_signals();
     if (st.cfg.replay_dir) {
         fz_fsrv_cfg_t fcfg;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fz-config.h"
+#include "fz-fuzz/schedule.h"
 #include "fz-fuzz/sync.h"
 #include "core/opts.h"
 
@@ -26,6 +27,9 @@ enum opt_kind {
     OPT_NAME,    /* -M/-S: instance name plus is_main */
     OPT_HELP,    /* -h */
     OPT_VERSION, /* --version: answered by main before parsing (fz-version.h); listed for -h */
+    OPT_SCHED,   /* -p NAME: power schedule */
+    OPT_FORMAT,  /* -a text|binary: input format hint */
+    OPT_AFL,     /* an afl-fuzz option fz does not honour: noted, not an error (help: why) */
 };
 
 struct opt {
@@ -68,12 +72,44 @@ static const struct opt opt_table[] = {
     {"-c", "BINARY", OPT_STR, AT(cmplog_bin),
      "afl-fuzz's CmpLog build: fz logs compares in the target itself, so -c 0 is all it "
      "needs; another BINARY is not run (AFL++'s CmpLog log is not read; docs/cmplog.md)"},
+    {"--value-profile", NULL, OPT_FLAG, AT(value_profile),
+     "comparison distances as coverage (libFuzzer's -use_value_profile=1; FZ_VALUE_PROFILE=1)"},
     {"--until-crash", NULL, OPT_FLAG, AT(until_crash),
      "stop at the first crash saved (exit 3), e.g. with -V as a CI gate"},
     {"--artifact-prefix", "P", OPT_STR, AT(artifact_prefix),
      "also write each crash as Pcrash-<sha1> (hang: Ptimeout-<sha1>): CI-safe names, no ':'"},
     {"--replay", "DIR", OPT_STR, AT(replay_dir),
      "run every file in DIR once; exit 3 if one crashes, 4 if one hangs"},
+    {"-p", "SCHEDULE", OPT_SCHED, 0,
+     "power schedule: fast (the default), explore, exploit, coe, lin, quad, mmopt, rare, "
+     "seek (docs/options.md says what each means in fz)"},
+    {"-a", "TYPE", OPT_FORMAT, 0,
+     "input format: text (mutations lean to printable bytes) or binary (the default)"},
+    {"-G", "N", OPT_U32, AT(max_len), "afl-fuzz's name for -l N"},
+    {"-z", NULL, OPT_FLAG, AT(det_off), "afl-fuzz's name for -d (no deterministic stages)"},
+    {"-Z", NULL, OPT_AFL, 0, "afl-fuzz's sequential queue: fz's walk is always sequential"},
+    {"-L", "MINUTES", OPT_AFL, 0,
+     "afl-fuzz's MOpt mode: not honoured; fz's havoc stage and -p schedules apply"},
+    {"-P", "STRATEGY", OPT_AFL, 0, "afl-fuzz's explore/exploit switch: not honoured; see -p"},
+    {"-g", "N", OPT_AFL, 0, "afl-fuzz's minimum input length: not honoured"},
+    {"-F", "DIR", OPT_AFL, 0,
+     "afl-fuzz's foreign sync directory: not honoured; run the other fuzzer as a -S peer in -o"},
+    {"-T", "TEXT", OPT_AFL, 0, "afl-fuzz's banner: not honoured"},
+    {"-I", "COMMAND", OPT_AFL, 0,
+     "afl-fuzz's command on a new crash: not honoured; watch crashes/ or use --until-crash"},
+    {"-C", NULL, OPT_AFL, 0, "afl-fuzz's crash exploration mode: not honoured"},
+    {"-N", NULL, OPT_AFL, 0, "afl-fuzz's keep-the-input-file: not honoured"},
+    {"-b", "CPU", OPT_AFL, 0,
+     "afl-fuzz's CPU binding: not honoured; fz binds to a free core itself (taskset -c CPU "
+     "fz-fuzz ... pins it)"},
+    {"-e", "EXT", OPT_AFL, 0, "afl-fuzz's input file extension: not honoured; use -f FILE.EXT"},
+    {"-O", NULL, OPT_AFL, 0, "afl-fuzz's FRIDA mode: not honoured; build the target with fz-cc"},
+    {"-Q", NULL, OPT_AFL, 0, "afl-fuzz's QEMU mode: not honoured; build the target with fz-cc"},
+    {"-U", NULL, OPT_AFL, 0, "afl-fuzz's Unicorn mode: not honoured"},
+    {"-W", NULL, OPT_AFL, 0, "afl-fuzz's Wine mode: not honoured"},
+    {"-X", NULL, OPT_AFL, 0, "afl-fuzz's Nyx mode: not honoured"},
+    {"-Y", NULL, OPT_AFL, 0, "afl-fuzz's Nyx mode: not honoured"},
+    {"-A", NULL, OPT_AFL, 0, "afl-fuzz's CoreSight mode: not honoured"},
     {"--version", NULL, OPT_VERSION, 0, "print fz-fuzz's version and exit"},
     {"-h", NULL, OPT_HELP, 0, "this help"},
 };
@@ -134,6 +170,21 @@ static const struct opt *find_opt(const char *arg)
     return NULL;
 }
 
+/* -p names, in FZ_SCHED_* order (fz-fuzz/queue.h). */
+static const char *const sched_names[FZ_SCHED_COUNT] = {
+    [FZ_SCHED_FAST] = "fast",   [FZ_SCHED_EXPLORE] = "explore", [FZ_SCHED_EXPLOIT] = "exploit",
+    [FZ_SCHED_COE] = "coe",     [FZ_SCHED_LIN] = "lin",         [FZ_SCHED_QUAD] = "quad",
+    [FZ_SCHED_MMOPT] = "mmopt", [FZ_SCHED_RARE] = "rare",       [FZ_SCHED_SEEK] = "seek",
+};
+
+static void note_afl(fz_cfg_t *cfg, const char *flag, const char *line)
+{
+    if (cfg->n_afl_notes == FZ_MAX_AFL_NOTES)
+        return;
+    cfg->afl_flags[cfg->n_afl_notes] = flag;
+    cfg->afl_notes[cfg->n_afl_notes++] = line;
+}
+
 /* Store one option's value; returns FZ_OPTIONS_OK, _HELP or _BAD. */
 static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err, size_t errlen)
 {
@@ -147,6 +198,14 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         return FZ_OPTIONS_OK;
     case OPT_U32:
     case OPT_U64:
+        if (o->off == AT(max_len) && strcmp(o->flag, "-l") == 0 && strpbrk(val, "ATXR") &&
+            strspn(val, "123ATXR") == strlen(val)) {
+            /* afl-fuzz's -l is CmpLog's level ("2AT"); fz's is the length. */
+            note_afl(cfg, "-l", "afl-fuzz's CmpLog level (-l 2AT): not honoured; fz's "
+                                "input-to-state stage has no levels, and fz's -l N is the "
+                                "largest input length");
+            return FZ_OPTIONS_OK;
+        }
         if (parse_u64(val, o->kind == OPT_U32 ? UINT32_MAX : UINT64_MAX, &v) != 0)
             return bad(err, errlen, "%s expects a whole number (%s), not '%s'", o->flag, o->arg,
                        val);
@@ -187,6 +246,30 @@ static int apply(fz_cfg_t *cfg, const struct opt *o, const char *val, char *err,
         cfg->name = val;
         cfg->is_main = strcmp(o->flag, "-M") == 0;
         cfg->is_secondary = !cfg->is_main;
+        return FZ_OPTIONS_OK;
+    case OPT_SCHED:
+        for (int k = 0; k < FZ_SCHED_COUNT; k++)
+            if (sched_names[k] && strcmp(val, sched_names[k]) == 0) {
+                cfg->schedule = k;
+                cfg->schedule_name = sched_names[k];
+                return FZ_OPTIONS_OK;
+            }
+        return bad(err, errlen,
+                   "-p %s: unknown power schedule; use one of fast, explore, exploit, coe, lin, "
+                   "quad, mmopt, rare, seek",
+                   val);
+    case OPT_FORMAT:
+        if (strcmp(val, "text") == 0 || strcmp(val, "ascii") == 0)
+            cfg->input_text = 1;
+        else if (strcmp(val, "binary") == 0 || strcmp(val, "bin") == 0 ||
+                 strcmp(val, "default") == 0 || strcmp(val, "generic") == 0)
+            cfg->input_text = 0;
+        else
+            return bad(err, errlen, "-a %s: unknown input format; use text or binary", val);
+        return FZ_OPTIONS_OK;
+    case OPT_AFL:
+        if (strcmp(o->flag, "-Z") != 0) /* -Z is what fz does anyway */
+            note_afl(cfg, o->flag, o->help);
         return FZ_OPTIONS_OK;
     case OPT_HELP:
         return FZ_OPTIONS_HELP;
@@ -262,6 +345,32 @@ static int hang_timeout(fz_cfg_t *cfg, char *err, size_t errlen)
     return FZ_OPTIONS_OK;
 }
 
+/* AFL_MAP_SIZE (or AFL++'s alias AFL_MAPSIZE): bytes of map to read from a
+ * target that does not report its size (a plain AFL forkserver), rounded up
+ * to FZ_MAP_SIZE_MIN as afl-fuzz does.  A target that reports its size
+ * (fz-cc's, afl-cc's) gets the map it asks for whatever this says. */
+static int afl_map_size(fz_cfg_t *cfg, char *err, size_t errlen)
+{
+    const char *names[2] = {"AFL_MAP_SIZE", "AFL_MAPSIZE"};
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(names[i]);
+        uint64_t n;
+        if (!v || !v[0])
+            continue;
+        if (parse_u64(v, UINT32_MAX, &n) != 0 || n == 0)
+            return bad(err, errlen, "%s must be a positive number of bytes, not '%s'", names[i],
+                       v);
+        if (n > FZ_MAP_SIZE_MAX)
+            return bad(err, errlen, "%s=%s is over fz's map limit of %u bytes; use at most that",
+                       names[i], v, FZ_MAP_SIZE_MAX);
+        if (n < FZ_MAP_SIZE_MIN)
+            n = FZ_MAP_SIZE_MIN;
+        cfg->afl_map_size = (uint32_t)((n + FZ_MAP_SIZE_MIN - 1) & ~(uint64_t)(FZ_MAP_SIZE_MIN - 1));
+        break;
+    }
+    return FZ_OPTIONS_OK;
+}
+
 int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t errlen)
 {
     memset(cfg, 0, sizeof(*cfg));
@@ -270,9 +379,11 @@ int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t err
     cfg->resume = fz_env_flag("FZ_AUTORESUME", "AFL_AUTORESUME");
     cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
     cfg->until_crash = fz_env_flag("FZ_BENCH_UNTIL_CRASH", "AFL_BENCH_UNTIL_CRASH");
+    cfg->value_profile = fz_env_flag("FZ_VALUE_PROFILE", NULL);
     err[0] = 0;
     if (sync_interval(cfg, err, errlen) != FZ_OPTIONS_OK ||
-        hang_timeout(cfg, err, errlen) != FZ_OPTIONS_OK)
+        hang_timeout(cfg, err, errlen) != FZ_OPTIONS_OK ||
+        afl_map_size(cfg, err, errlen) != FZ_OPTIONS_OK)
         return FZ_OPTIONS_BAD;
 
     int i = 1;
@@ -337,6 +448,10 @@ void fz_options_usage(void *fp, const char *prog)
             "                    saved (default 1000, or -t when that is longer)\n"
             "  FZ_SYNC_SECS=N    -M/-S: seconds between syncs (default %d; the main\n"
             "                    halves it; AFL_SYNC_TIME is in minutes)\n"
+            "  AFL_MAP_SIZE=N    map bytes of a target that reports no map size\n"
+            "                    (default 65536)\n"
+            "AFL_* variables fz-fuzz does not honour are named at start-up, one line\n"
+            "each (docs/options.md lists them all).\n"
             "\nexit status: 0 no crash, 1 usage or set-up error, 3 crashes found,\n"
             "4 (--replay) a hang but no crash.\n",
             FZ_SYNC_SECS_DEFAULT);

@@ -14,6 +14,10 @@
  * so no '/', ',' or ':'. */
 #define FZ_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
 
+/* AFL++ options fz does not honour that one command line may carry (one
+ * warning line each; more are folded into the last). */
+#define FZ_MAX_AFL_NOTES 16
+
 /* Most -x options one run takes (AFL++ allows 4; more is cheap). */
 #define FZ_MAX_DICTS 16
 
@@ -26,6 +30,7 @@ typedef struct fz_cfg {
     int is_secondary;     /* -S given (neither: a lone instance that never syncs) */
     uint32_t jobs;        /* -j N: instances of this campaign (0: one per free core) */
     int jobs_given;       /* -j given (the coordinator runs; jobs.h) */
+    int unbound;          /* -j: this instance got no free core; run unbound */
     uint32_t sync_secs;   /* FZ_SYNC_SECS (or AFL_SYNC_TIME x 60): seconds between syncs */
     uint32_t timeout_ms;  /* -t: per-run timeout; 0 = from calibration */
     uint32_t hang_ms;     /* FZ_HANG_TMOUT / AFL_HANG_TMOUT: a hang is confirmed with
@@ -47,10 +52,19 @@ typedef struct fz_cfg {
     int debug_child;        /* FZ_DEBUG_CHILD / AFL_DEBUG_CHILD: keep target output */
     int until_crash;        /* --until-crash, FZ_BENCH_UNTIL_CRASH / AFL_BENCH_UNTIL_CRASH:
                                stop at the first crash saved */
+    int value_profile;      /* --value-profile, FZ_VALUE_PROFILE=1: comparison distances
+                               as coverage (include/fz-cmplog.h) */
     const char *replay_dir; /* --replay DIR: run each file once and report */
     const char *cmplog_bin; /* -c: afl-fuzz's CmpLog binary; "0" = the target itself, which
                                is all fz uses (fz-fuzz/i2s.c says what it does with others) */
     const char *artifact_prefix; /* --artifact-prefix P: crashes also as Pcrash-<sha1> */
+    int schedule;           /* -p: FZ_SCHED_* (fz-fuzz/queue.h); 0 = fz's default */
+    const char *schedule_name; /* -p as given, NULL without -p */
+    int input_text;         /* -a text (or ascii): mutations lean to printable bytes */
+    uint32_t afl_map_size;  /* AFL_MAP_SIZE: map of a target that reports no size; 0 = 64 KiB */
+    const char *afl_flags[FZ_MAX_AFL_NOTES]; /* AFL++ options given that fz does not */
+    const char *afl_notes[FZ_MAX_AFL_NOTES]; /* honour, and why: a line each for main.c */
+    int n_afl_notes;
     char **target_argv;     /* the target and its arguments (NULL-terminated) */
     int target_argc;
 } fz_cfg_t;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fz-fuzz/names.h"
+#include "fz-fuzz/schedule.h"
 #include "fz-log.h"
 
 static void *xrealloc(void *p, size_t n)
@@ -131,6 +132,8 @@ uint32_t fz_queue_energy(const fz_queue_t *q, const fz_entry_t *e)
         quarters = (quarters + 1) / 2;
     if (e->turns > 16)
         quarters = (quarters + 1) / 2; /* fuzzed a lot already without a find behind it */
+    if (q->schedule) /* -p other than fast (schedule.h) */
+        quarters = fz_schedule_quarters(q, e, rarity, quarters);
     uint64_t n = quarters * FZ_ENERGY_BASE / 4;
     return n < FZ_ENERGY_MIN ? FZ_ENERGY_MIN : n > FZ_ENERGY_MAX ? FZ_ENERGY_MAX : (uint32_t)n;
 }

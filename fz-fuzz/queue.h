@@ -78,6 +78,7 @@ typedef struct fz_queue {
     uint32_t *edge_freq; /* per slot: queue entries that reach it */
     uint32_t n_seen;
     int dirty; /* top_rated changed since the favored set was computed */
+    int schedule; /* -p: FZ_SCHED_* (schedule.h); 0, fast, unless the caller sets another */
 } fz_queue_t;
 
 /* map_size: number of slots edges may name (0 when the map is unknown yet). */

@@ -21,6 +21,12 @@ int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
     fz_files_t files;
     fz_files_load(&files, cfg->replay_dir, "replay directory", FZ_MAX_INPUT,
                   FZ_FILES_MAY_BE_EMPTY | FZ_FILES_KEEP_EMPTY);
+    /* Nothing to replay is a wrong path far more often than a fixed
+     * program: a CI job must not pass on it. */
+    if (!files.n)
+        fz_die("--replay: '%s' holds no input files; check the path (crashes are in "
+               "OUT/default/crashes)",
+               cfg->replay_dir);
     fz_exec_t x;
     char err[512];
     if (fz_exec_start(&x, fcfg, 0, err, sizeof(err)) != 0)
@@ -30,6 +36,18 @@ int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
         const fz_file_t *f = &files.f[i];
         fz_exec_rec_t rec;
         fz_run_result_t r = fz_exec_run(&x, f->data, f->len, 0, &rec);
+        if (r == FZ_RUN_ERROR && rec.signal) {
+            /* It made the target kill its forkserver: a crash that still
+             * reproduces (fz-fuzz saved it as sig:NN); the others run on a
+             * new forkserver. */
+            crashes++;
+            printf("crash: %s/%s (it made the target kill its forkserver, signal %d)\n",
+                   cfg->replay_dir, f->name, rec.signal);
+            if (fz_exec_restart(&x, err, sizeof err) == 0)
+                continue;
+            fz_exec_stop(&x);
+            fz_die("%s", err);
+        }
         if (r == FZ_RUN_ERROR) {
             char msg[sizeof x.fs.errmsg];
             snprintf(msg, sizeof msg, "%s", fz_exec_errmsg(&x));

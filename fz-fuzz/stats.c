@@ -27,6 +27,11 @@ uint64_t fz_now_ms(void)
 
 int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
 {
+    /* Only for a target whose runtime reported its modules (fz-cc's). */
+    char mods[96] = "";
+    if (r->modules_known)
+        snprintf(mods, sizeof mods, "instrumented_mods : %u\nuninstr_libs      : %u\n",
+                 r->instrumented_mods, r->uninstr_libs);
     return snprintf(
         buf, n,
         "start_time        : %llu\n"
@@ -86,6 +91,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "target_mode       : %s\n"
         "fsrv_protocol     : %s\n"
         "target_warnings   : %s\n"
+        "%s"
         "command_line      : %s\n",
         (unsigned long long)r->start_time, (unsigned long long)r->last_update,
         (unsigned long long)r->run_time, r->fuzzer_pid, (unsigned long long)r->cycles_done,
@@ -108,7 +114,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         r->afl_banner ? r->afl_banner : "", FZ_VERSION,
         r->target_mode ? r->target_mode : "default", r->fsrv_protocol ? r->fsrv_protocol : "v1",
         r->target_warnings && *r->target_warnings ? r->target_warnings : "none",
-        r->command_line ? r->command_line : "");
+        mods, r->command_line ? r->command_line : "");
 }
 
 int fz_stats_plot_line(char *buf, size_t n, const fz_stats_report_t *r)
@@ -209,6 +215,9 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->cmplog = st->i2s.state[0] ? st->i2s.state : "off";
     r->cmplog_execs = st->i2s.execs;
     r->cmplog_finds = st->i2s.finds;
+    r->modules_known = st->diag.mods_known;
+    r->instrumented_mods = st->diag.mods_instr;
+    r->uninstr_libs = st->diag.mods_plain;
 }
 
 int fz_stats_try_write(fz_state_t *st)
@@ -351,6 +360,8 @@ void fz_stats_plot_resume(fz_state_t *st)
         return;
     size_t len = strlen(text);
     plot_append(&st->stats, text, len);
+    if (len && text[len - 1] != '\n') /* a damaged last line: not glued to the next */
+        plot_append(&st->stats, "\n", 1);
     /* The last line's relative_time: plot_data may be newer than
      * fuzzer_stats (a kill between the two writes). */
     while (len && text[len - 1] == '\n')

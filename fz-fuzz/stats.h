@@ -93,6 +93,9 @@ typedef struct fz_stats_report {
     const char *cmplog;          /* comparison feedback: "on" or "off (why)" (i2s.h) */
     uint64_t cmplog_execs;       /* target runs of the input-to-state stage */
     uint64_t cmplog_finds;       /* queue entries and crashes those runs found */
+    int modules_known;           /* the runtime reported its modules (an fz-cc target) */
+    uint32_t instrumented_mods;  /* loaded objects with fz instrumentation (diag.h) */
+    uint32_t uninstr_libs;       /* the program's shared libraries without it */
 } fz_stats_report_t;
 
 /* The header line of plot_data, as AFL++ 4.04c writes it. */

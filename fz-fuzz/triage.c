@@ -13,6 +13,7 @@
 #include "fz-fuzz/crashinfo.h"
 #include "fz-fuzz/fuzz.h"
 #include "core/minimize.h"
+#include "fz-fuzz/run.h"
 #include "fz-log.h"
 
 /* The target command with each @@ replaced by repl (or, without @@, with
@@ -167,6 +168,11 @@ typedef struct {
     uint64_t want;     /* the site to keep */
     fz_site_t other;   /* a different site one of its runs crashed at */
     int other_sig;
+    /* A run that lost the target (fz-fuzz/run.h): its input (in
+     * st->min_buf) and signal.  The crash is saved first, as found. */
+    const uint8_t *broke;
+    size_t broke_len;
+    int broke_sig;
 } site_watch_t;
 
 /* Minimizing keeps the bug, not just "a crash": a candidate counts only if
@@ -197,9 +203,12 @@ static int recheck_site(fz_state_t *st, const fz_exec_rec_t *rec, site_watch_t *
         fz_exec_rec_t again;
         fz_run_result_t r = fz_exec_run(&st->exec, st->min_buf, len, 0, &again);
         st->stats.min_execs++;
-        if (r == FZ_RUN_ERROR)
-            fz_die("the target stopped answering while rechecking a crash: %s",
-                   fz_exec_errmsg(&st->exec));
+        if (r == FZ_RUN_ERROR) {
+            w->broke = st->min_buf;
+            w->broke_len = len;
+            w->broke_sig = again.signal;
+            return 0;
+        }
         if (r == FZ_RUN_CRASH && again.site && again.site != rec->site) {
             w->other = st->exec.fs.last_site;
             w->other_sig = again.signal;
@@ -232,9 +241,15 @@ static const uint8_t *minimize_crash(fz_state_t *st, const uint8_t *buf, uint32_
     *flaky = 0;
     fz_min_result_t r = fz_minimize(&st->exec, &mc, buf, len, st->min_buf, out_len, &ms);
     st->stats.min_execs += ms.execs;
-    if (r == FZ_MIN_ERROR)
-        fz_die("the target stopped answering while minimizing a crash: %s",
-               fz_exec_errmsg(&st->exec));
+    if (r == FZ_MIN_ERROR) {
+        /* A smaller candidate (or the input itself, run again) lost the
+         * target: the crash is saved as found, then that candidate. */
+        w->broke = st->min_buf;
+        w->broke_len = *out_len;
+        w->broke_sig = ms.error_signal;
+        *out_len = len;
+        return buf;
+    }
     if (r == FZ_MIN_OK) {
         recheck_site(st, rec, w, *out_len, flaky);
         return st->min_buf;
@@ -322,6 +337,13 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_e
     st->stats.saved_crashes++;
     write_readme(st);
     st->stats.last_crash_ms = fz_now_ms();
+    if (w.broke && w.broke_len == out_len && !memcmp(w.broke, save, out_len)) {
+        char doing[300];
+        snprintf(doing, sizeof doing, "the recheck of %s/crashes/%s", st->out.dir, name);
+        fz_run_broke(st, w.broke, (uint32_t)w.broke_len, w.broke_sig, NULL, doing);
+    }
+    if (w.broke)
+        fz_run_broke(st, w.broke, (uint32_t)w.broke_len, w.broke_sig, o, "crash minimization");
     return 1;
 }
 
@@ -330,17 +352,17 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_e
  * does) before it is saved.  Returns that run's record, or rec itself
  * without a run when the timeout in force is already that long. */
 static fz_run_result_t confirm_hang(fz_state_t *st, const uint8_t *buf, uint32_t len,
-                                    const fz_exec_rec_t *rec, fz_exec_rec_t *again)
+                                    const fz_exec_rec_t *rec, const fz_origin_t *o,
+                                    fz_exec_rec_t *again)
 {
     uint32_t hang_ms = st->cfg.hang_ms ? st->cfg.hang_ms : FZ_HANG_CONFIRM_MS;
     *again = *rec;
     if (rec->timeout_ms >= hang_ms)
         return FZ_RUN_HANG;
-    fz_run_result_t r = fz_exec_run(&st->exec, buf, len, hang_ms, again);
-    if (r == FZ_RUN_ERROR)
-        fz_die("the target stopped answering while confirming a hang: %s",
-               fz_exec_errmsg(&st->exec));
-    return r;
+    fz_run_result_t r =
+        fz_run_again_polled(st, buf, len, hang_ms, again, o, "a hang's confirmation");
+    /* Cut short by -V or a signal: not confirmed, and the run ends. */
+    return again->cut ? FZ_RUN_OK : r;
 }
 
 int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
@@ -354,7 +376,7 @@ int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ex
     if (rec->new_bits != FZ_COV_NEW_EDGE)
         return 0;
     fz_exec_rec_t again;
-    switch (confirm_hang(st, buf, len, rec, &again)) {
+    switch (confirm_hang(st, buf, len, rec, o, &again)) {
     case FZ_RUN_HANG:
         /* Marked seen only now: a run that was merely slow once must not
          * hide a real hang with the same edges. */

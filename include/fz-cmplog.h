@@ -129,6 +129,21 @@ typedef struct {
  *   void __fz_cmp_mem(uint32_t site, const void *a, const void *b,
  *                     size_t n0, size_t n1, uint32_t attr);
  */
+/* Value profile (libFuzzer's -use_value_profile=1; fz-fuzz
+ * --value-profile): when the fuzzer sets FZ_ENV_VALUE_PROFILE=1 in the
+ * target's environment, the runtime switches the hooks on for every run
+ * (not only logging runs) and turns each comparison into a coverage
+ * feature: map slot (site * FZ_VP_STRIDE + distance) mod FZ_VP_SLOTS of a
+ * region of FZ_VP_SLOTS map bytes it registers like one more module.  The
+ * distance is the number of differing bits of the operands (integers,
+ * each switch case) or of equal leading bytes (strings and memory, capped
+ * at FZ_VP_STRIDE - 1), so an input that brings an operand one bit or one
+ * byte closer to the other is new coverage and is kept.  A logging run
+ * logs as before; other runs log nothing. */
+#define FZ_ENV_VALUE_PROFILE "__FZ_VALUE_PROFILE"
+#define FZ_VP_SLOTS 32768u
+#define FZ_VP_STRIDE 129u
+
 #define FZ_CMP_HOOK_INFO(width, attr) ((uint32_t)(width) | (uint32_t)(attr) << 8)
 
 #endif

@@ -179,6 +179,31 @@ typedef struct {
     uint32_t len[FZ_BATCH_MAX];
     uint8_t data[FZ_BATCH_DATA];
 } fz_batch_t;
+
+/* Harness-side mutation (fz's own, on top of batches).  A libFuzzer-style
+ * harness may carry its own mutator (LLVMFuzzerCustomMutator and/or
+ * LLVMFuzzerCustomCrossOver), which can only run inside the harness.
+ * fz's driver (runtime/lf-mutate.c) then has the runtime add
+ * FZ_FS_NEW_OPT_FZ_CUSTOM and/or FZ_FS_NEW_OPT_FZ_XOVER to the options
+ * word, next to FZ_FS_NEW_OPT_FZ_BATCH or when the fuzzer named a
+ * diagnostics page (only fz's tools do; without batches the bits only let
+ * the fuzzer say why the mutator is not used).  A fuzzer that knows the
+ * bits may then send, among a batch's inputs, requests: an input whose length
+ * in fz_batch_t.len has FZ_BATCH_CUSTOM set is not run as it is but holds
+ *    u32 seed, u32 max (largest result), u32 n (bytes of the base input),
+ *    the n bytes, then a crossover partner (the rest; empty: mutate).
+ * The runtime copies it into the test-case segment with the flag kept in
+ * the length word; the driver builds the input from it (the harness's
+ * mutator, seeded by seed, so the fuzzer's -s reproduces it), writes that
+ * input back into the test-case segment (plain length word and bytes)
+ * before running it, and clears the map the mutator's own code touched.
+ * So after the run the fuzzer judges (bcur), the test-case segment holds
+ * the bytes that ran, crash or not; a length word that still has the flag
+ * means the mutator itself died before writing. */
+#define FZ_FS_NEW_OPT_FZ_CUSTOM 0x00080000u
+#define FZ_FS_NEW_OPT_FZ_XOVER 0x00040000u
+#define FZ_BATCH_CUSTOM 0x80000000u
+#define FZ_CUSTOM_HDR 12u /* seed, max, n */
 #define FZ_CTL_SIZE 4096u
 #define FZ_FS_DIRECT_TAG_MASK 0xff000000u
 #define FZ_FS_DIRECT_SEQ 0x00ffffffu  /* sequence numbers: 1..this */
@@ -293,6 +318,17 @@ typedef struct {
     char site_module[FZ_SITE_FRAMES][24]; /* file name (no directory) of each frame's
                                              module ("exe": the program) */
     volatile uint32_t forks;        /* fork() calls inside runs so far (see above) */
+    /* Loaded modules (fz's own): the forkserver writes these once, before
+     * its handshake, from dl_iterate_phdr() (runtime/rt-map.c).  mods_instr
+     * counts the objects (the program included) that registered edges with
+     * __fz_register; plain_libs names, one path per line, the shared
+     * libraries without fz's instrumentation that the program itself
+     * depends on (the C library, the loader, the C++ and compiler runtimes
+     * and the sanitizer runtimes aside), mods_plain of them (the list is
+     * cut at a whole line when it does not fit). */
+    uint32_t mods_instr;
+    uint32_t mods_plain;
+    char plain_libs[2048];
 } fz_diag_t;
 
 #endif

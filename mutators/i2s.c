@@ -224,14 +224,14 @@ typedef struct {
     size_t n, cap;
 } edits_t;
 
-static void push(edits_t *E, uint32_t pos, uint32_t del, const uint8_t *ins, size_t ins_len,
-                 int confirmed)
+static void push_sized(edits_t *E, uint32_t pos, uint32_t del, const uint8_t *ins,
+                       size_t ins_len, uint32_t resize, int confirmed)
 {
     if (ins_len > FZ_I2S_INS_MAX)
         ins_len = FZ_I2S_INS_MAX;
     for (size_t i = 0; i < E->n; i++) {
         fz_i2s_edit_t *o = &E->out[i];
-        if (o->pos == pos && o->del == del && o->ins_len == ins_len &&
+        if (o->pos == pos && o->del == del && o->ins_len == ins_len && o->resize == resize &&
             !memcmp(o->ins, ins, ins_len)) {
             o->confirmed |= (uint8_t)confirmed;
             return;
@@ -242,9 +242,16 @@ static void push(edits_t *E, uint32_t pos, uint32_t del, const uint8_t *ins, siz
     fz_i2s_edit_t *e = &E->out[E->n++];
     e->pos = pos;
     e->del = del;
+    e->resize = resize;
     e->ins_len = (uint8_t)ins_len;
     e->confirmed = (uint8_t)confirmed;
     memcpy(e->ins, ins, ins_len);
+}
+
+static void push(edits_t *E, uint32_t pos, uint32_t del, const uint8_t *ins, size_t ins_len,
+                 int confirmed)
+{
+    push_sized(E, pos, del, ins, ins_len, 0, confirmed);
 }
 
 /* value (width w bytes, w <= 8) as bytes, little- or big-endian. */
@@ -279,8 +286,63 @@ static int fits(uint64_t v, unsigned s, unsigned w)
     return (v & top) && ((v | m) & width_mask(s)) == width_mask(s);
 }
 
+static int has_pos(const size_t *pos, size_t n, size_t at)
+{
+    for (size_t i = 0; i < n; i++)
+        if (pos[i] == at)
+            return 1;
+    return 0;
+}
+
+/* Positions of the w-byte pattern pat in the input, at most
+ * FZ_I2S_POS_MAX, best first: where the coloured input cin holds the
+ * coloured pattern cpat too (*nconf of them), then the first and the last
+ * occurrences.  Returns the count. */
+static size_t find_int(const uint8_t *in, size_t len, const uint8_t *pat, unsigned w,
+                       const uint8_t *cin, const uint8_t *cpat, size_t *pos, size_t *nconf)
+{
+    size_t n = 0;
+    if (cin && cpat)
+        for (const uint8_t *q = cin; n < FZ_I2S_POS_MAX / 2; q++) {
+            q = memmem(q, len - (size_t)(q - cin), cpat, w);
+            if (!q)
+                break;
+            size_t at = (size_t)(q - cin);
+            if (!memcmp(in + at, pat, w))
+                pos[n++] = at;
+        }
+    *nconf = n;
+    size_t first_end = n + FZ_I2S_POS_MAX / 2, lo = 0;
+    int more = 0; /* the forward scan stopped at its limit, not the end */
+    for (const uint8_t *q = in; len >= w;) {
+        q = memmem(q, len - (size_t)(q - in), pat, w);
+        if (!q)
+            break;
+        if (n == first_end) {
+            more = 1;
+            break;
+        }
+        size_t at = (size_t)(q - in);
+        lo = at + 1;
+        q++;
+        if (!has_pos(pos, *nconf, at))
+            pos[n++] = at;
+    }
+    /* The last ones, going back, down to the forward scan's last find. */
+    for (size_t hi = len - w + 1; more && n < FZ_I2S_POS_MAX && hi > lo;) {
+        const uint8_t *q = memrchr(in + lo, pat[0], hi - lo);
+        if (!q)
+            break;
+        hi = (size_t)(q - in);
+        if (!memcmp(q, pat, w) && !has_pos(pos, *nconf, hi))
+            pos[n++] = hi;
+    }
+    return n;
+}
+
 /* Edits for integer pattern p -> replacement rep at width w, one byte
- * order, every occurrence; cp (the coloured pattern) confirms positions. */
+ * order, at the occurrences find_int picks; cp (the coloured pattern)
+ * confirms positions. */
 static void int_at(edits_t *E, const uint8_t *in, size_t len, const uint8_t *cin, uint64_t p,
                    uint64_t rep, const uint64_t *cp, unsigned w, int big, int ordering)
 {
@@ -288,19 +350,15 @@ static void int_at(edits_t *E, const uint8_t *in, size_t len, const uint8_t *cin
     encode(p, w, big, pat);
     if (cp)
         encode(*cp, w, big, cpat);
-    unsigned found = 0;
-    for (const uint8_t *q = in; found < FZ_I2S_POS_MAX; q++) {
-        q = memmem(q, len - (size_t)(q - in), pat, w);
-        if (!q)
-            break;
-        size_t pos = (size_t)(q - in);
-        found++;
-        int conf = cp && cin && !memcmp(cin + pos, cpat, w);
+    size_t pos[FZ_I2S_POS_MAX], nconf;
+    size_t n = find_int(in, len, pat, w, cp ? cin : NULL, cpat, pos, &nconf);
+    for (size_t i = 0; i < n; i++) {
+        int conf = i < nconf;
         uint64_t vals[3] = {rep, rep + 1, rep - 1};
         for (int k = 0; k < (ordering ? 3 : 1); k++) {
             encode(vals[k] & width_mask(w), w, big, rb);
             if (memcmp(rb, pat, w))
-                push(E, (uint32_t)pos, w, rb, w, conf);
+                push(E, (uint32_t)pos[i], w, rb, w, conf);
         }
     }
 }
@@ -354,11 +412,194 @@ static void int_ascii(edits_t *E, const uint8_t *in, size_t len, uint64_t p, uin
     }
 }
 
-static void int_edits(edits_t *E, const fz_cmp_rec_t *r, const uint8_t *in, size_t len,
-                      const fz_cmp_rec_t *c, const uint8_t *cin)
+/* v, a value of width s bytes, as a signed number. */
+static int64_t sext(uint64_t v, unsigned s)
 {
+    if (s >= 8)
+        return (int64_t)v;
+    unsigned sh = 64 - 8 * s;
+    return (int64_t)(v << sh) >> sh;
+}
+
+/* Is v (width s) the input's length plus a small constant *d?  A length
+ * compared at one byte is too easily a coincidence. */
+static int len_like(uint64_t v, unsigned s, size_t len, int64_t *d)
+{
+    if (s < 2)
+        return 0;
+    int64_t x = sext((v - (uint64_t)len) & width_mask(s), s);
+    if (x < -FZ_I2S_LEN_SLACK || x > FZ_I2S_LEN_SLACK)
+        return 0;
+    *d = x;
+    return 1;
+}
+
+static uint64_t read_int(const uint8_t *b, unsigned w, int big)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < w; i++)
+        v |= (uint64_t)b[big ? w - 1 - i : i] << (8 * i);
+    return v;
+}
+
+/* What an integer edit knows besides the record. */
+typedef struct {
+    const uint8_t *in, *cin; /* the input (searched part) and its coloured copy */
+    size_t len;              /* bytes searched */
+    size_t full;             /* the input's real length */
+    unsigned s;              /* the compare's width (16 read as 8) */
+    int ordering;            /* <, > rather than ==, != */
+} int_ctx_t;
+
+/* Longest length a length edit asks for. */
+static size_t grow_limit(size_t len)
+{
+    return len + (len < FZ_I2S_GROW_MAX ? len : FZ_I2S_GROW_MAX) + FZ_I2S_LEN_SLACK;
+}
+
+/* The field at pos (w bytes, big-endian if big; x now) gets v, and the
+ * input is resized to resize bytes (0: not); an ordering test also gets
+ * v + 1. */
+static void affine_push(edits_t *E, const int_ctx_t *X, size_t pos, unsigned w, int big,
+                        uint64_t x, uint64_t v, size_t resize, int conf)
+{
+    uint8_t nb[8];
+    for (int k = 0; k < (X->ordering ? 2 : 1); k++, v++) {
+        if (v > width_mask(w) || (v == x && !resize))
+            continue;
+        encode(v, w, big, nb);
+        push_sized(E, (uint32_t)pos, w, nb, w, (uint32_t)resize, conf);
+    }
+}
+
+/*
+ * Operand p = a * field + b for a field of the input: the field gets
+ * (rep - b) / a.  With the coloured run (have_c: it compared cp), a
+ * position counts when the coloured field gives cp by the same a and b;
+ * without it, only for a length check (rep is the input's length), when
+ * the field is 2 bytes or wider and |b| is small: on a compressed or
+ * binary input, unconfirmed guesses elsewhere tripled the stage's runs
+ * for nothing (zlib, 100,000 runs).  When
+ * rep is the input's length and a does not divide, the input is also cut
+ * by the remainder (padded fields are rarer than cut payloads).
+ */
+static void affine_edits(edits_t *E, const int_ctx_t *X, uint64_t p, uint64_t rep, int have_c,
+                         uint64_t cp)
+{
+    static const unsigned mul[] = {1, 2, 3, 4, 8, 16};
+    static const unsigned widths[] = {2, 4, 8, 1};
+    unsigned s = X->s;
+    uint64_t m = width_mask(s);
+    int64_t d;
+    int rep_len = len_like(rep, s, X->full, &d) && X->full == X->len;
+    size_t scan = X->len < FZ_I2S_AFFINE_SCAN ? X->len : FZ_I2S_AFFINE_SCAN;
+    if (have_c && cp == p)
+        return; /* the operand did not follow the input */
+    size_t stop = have_c ? E->n + FZ_I2S_AFFINE_EDITS : SIZE_MAX;
+    if (!have_c && !rep_len)
+        return; /* unconfirmed guesses cost too much but for a length check */
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+        unsigned w = widths[wi];
+        if (w > s || w > scan || (w == 1 && !have_c))
+            continue;
+        for (int big = 0; big < (w > 1 ? 2 : 1); big++) {
+            for (size_t pos = 0; pos + w <= scan && E->n < stop; pos++) {
+                uint64_t x = read_int(X->in + pos, w, big);
+                uint64_t xc = have_c ? read_int(X->cin + pos, w, big) : 0;
+                for (size_t ai = 0; ai < sizeof mul / sizeof mul[0]; ai++) {
+                    uint64_t a = mul[ai];
+                    uint64_t b = (p - a * x) & m;
+                    int64_t sb = sext(b, s);
+                    if (a == 1 && sb >= -1 && sb <= 1)
+                        continue; /* a copy, or off by one: int_at's */
+                    if (have_c ? ((cp - a * xc) & m) != b
+                               : sb < -FZ_I2S_AFFINE_B || sb > FZ_I2S_AFFINE_B)
+                        continue;
+                    int64_t t = sext((rep - b) & m, s);
+                    if (t < 0)
+                        continue;
+                    uint64_t q = (uint64_t)t / a, rem = (uint64_t)t % a;
+                    if (!rem) {
+                        affine_push(E, X, pos, w, big, x, q, 0, have_c);
+                        continue;
+                    }
+                    /* rep is the length: cut the input by the remainder, or
+                     * grow it to the next multiple (a minimum length may
+                     * be checked before). */
+                    if (!rep_len)
+                        continue;
+                    if (X->full - rem >= pos + w)
+                        affine_push(E, X, pos, w, big, x, q, X->full - rem, have_c);
+                    if (X->full + (a - rem) <= grow_limit(X->full))
+                        affine_push(E, X, pos, w, big, x, q + 1, X->full + (a - rem), have_c);
+                }
+            }
+        }
+    }
+}
+
+/* v0 is the input's length, compared with the constant v1 (n < 8,
+ * n != 64): cut the input, or pad it with zeros, to the length that makes
+ * the comparison come out the other way.  Only the length itself: on
+ * zlib, "within 64 of the length" matched a loop's bounds and cost 2,400
+ * runs in 100,000 for nothing. */
+static void len_edits(edits_t *E, const fz_cmp_rec_t *r, const int_ctx_t *X)
+{
+    int64_t d;
+    if (!(r->attr & FZ_CMP_A_CONST) || (r->attr & FZ_CMP_A_SWITCH) || X->full != X->len ||
+        !len_like(le_value(r->b0, X->s), X->s, X->full, &d) || d)
+        return;
+    int64_t want = sext(le_value(r->b1, X->s), X->s) - d;
+    static const uint8_t none[1];
+    for (int k = 0; k < (X->ordering ? 3 : 1); k++) {
+        int64_t l = want + (k == 1) - (k == 2);
+        if (l < 1 || l == (int64_t)X->full || (uint64_t)l > grow_limit(X->full))
+            continue;
+        push_sized(E, (uint32_t)X->full, 0, none, 0, (uint32_t)l, 0);
+    }
+}
+
+/* A value computed over the input (a sum, an xor) that the program
+ * compared with a constant or with a value it did not find in the input:
+ * add the difference to a byte near the end (one whose value does not
+ * wrap), or xor it in.  Only for records known to follow the input. */
+static void adjust_edits(edits_t *E, const fz_cmp_rec_t *r, const int_ctx_t *X)
+{
+    unsigned s = X->s;
+    if (X->ordering || (r->attr & FZ_CMP_A_SWITCH) || !X->len)
+        return;
+    for (int dir = 0; dir < ((r->attr & FZ_CMP_A_CONST) ? 1 : 2); dir++) {
+        uint64_t p = le_value(dir ? r->b1 : r->b0, s), rep = le_value(dir ? r->b0 : r->b1, s);
+        int64_t delta = sext((rep - p) & width_mask(s), s);
+        uint64_t x = p ^ rep;
+        /* Two values that fit a byte may be a sum kept in a byte and
+         * widened to compare: then the difference counts mod 256. */
+        int byte_sum = p <= 0xff && rep <= 0xff;
+        for (size_t back = 1; back <= 4 && back <= X->len; back++) {
+            size_t at = X->len - back;
+            int64_t nv = (int64_t)X->in[at] + delta;
+            if (byte_sum)
+                nv &= 0xff;
+            if (nv >= 0 && nv <= 255) {
+                uint8_t b = (uint8_t)nv;
+                push(E, (uint32_t)at, 1, &b, 1, 0);
+                break;
+            }
+        }
+        if (x && x <= 0xff) {
+            uint8_t b = (uint8_t)(X->in[X->len - 1] ^ x);
+            push(E, (uint32_t)(X->len - 1), 1, &b, 1, 0);
+        }
+    }
+}
+
+static void int_edits(edits_t *E, const fz_cmp_rec_t *r, const int_ctx_t *X, const fz_cmp_rec_t *c,
+                      unsigned flags)
+{
+    const uint8_t *in = X->in, *cin = X->cin;
+    size_t len = X->len;
     unsigned s = r->size;
-    int ordering = !(r->attr & (FZ_CMP_A_EQ | FZ_CMP_A_SWITCH));
+    int ordering = X->ordering;
     if (s == 16) {
         /* Wider than any arithmetic here: the high halves must be zero
          * for the 8-byte forms; otherwise only the value as it is. */
@@ -374,12 +615,17 @@ static void int_edits(edits_t *E, const fz_cmp_rec_t *r, const uint8_t *in, size
         }
         s = 8;
     }
+    int_ctx_t Y = *X;
+    Y.s = s;
     static const unsigned widths[] = {8, 4, 2, 1};
+    size_t start = E->n;
+    int copied[2] = {0, 0}; /* the operand on that side was found as such */
     for (int dir = 0; dir < 2; dir++) {
         uint64_t p = le_value(dir ? r->b1 : r->b0, s), rep = le_value(dir ? r->b0 : r->b1, s);
         uint64_t cpv = c ? le_value(dir ? c->b1 : c->b0, s) : 0;
         if (p == rep && !ordering)
             continue;
+        size_t before = E->n;
         for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
             unsigned w = widths[wi];
             if (w > s || !fits(p, s, w) || !fits(rep, s, w))
@@ -396,6 +642,20 @@ static void int_edits(edits_t *E, const fz_cmp_rec_t *r, const uint8_t *in, size
             }
         }
         int_ascii(E, in, len, p, rep, s);
+        copied[dir] = E->n > before;
+    }
+    len_edits(E, r, &Y);
+    /* Not a copy of input bytes: a value computed over a range (the few
+     * checksum adjustments go before the many guesses below), or a
+     * transform of a field. */
+    if (E->n == start && (flags & FZ_I2S_DRIVEN))
+        adjust_edits(E, r, &Y);
+    for (int dir = 0; dir < 2; dir++) {
+        uint64_t p = le_value(dir ? r->b1 : r->b0, s), rep = le_value(dir ? r->b0 : r->b1, s);
+        uint64_t cpv = c ? le_value(dir ? c->b1 : c->b0, s) : 0;
+        if (!copied[dir] && p != rep && !(r->attr & FZ_CMP_A_SWITCH) &&
+            !(dir == 1 && (r->attr & FZ_CMP_A_CONST)))
+            affine_edits(E, &Y, p, rep, c != NULL, cpv);
     }
 }
 
@@ -482,7 +742,7 @@ static void confirmed_first(fz_i2s_edit_t *e, size_t n)
 }
 
 size_t fz_i2s_edits(const fz_cmp_rec_t *r, const uint8_t *in, size_t len, const fz_cmp_rec_t *colour,
-                    const uint8_t *cin, fz_i2s_edit_t *out, size_t cap)
+                    const uint8_t *cin, unsigned flags, fz_i2s_edit_t *out, size_t cap)
 {
     /* Gather more than asked, so confirmed edits found late still make
      * the cut. */
@@ -493,11 +753,14 @@ size_t fz_i2s_edits(const fz_cmp_rec_t *r, const uint8_t *in, size_t len, const 
     edits_t E = {all, 0, room};
     if (colour && (colour->type != r->type || colour->size != r->size))
         colour = NULL;
+    size_t full = len;
     if (len > FZ_I2S_SCAN_MAX)
         len = FZ_I2S_SCAN_MAX;
-    if (r->type == FZ_CMP_INT)
-        int_edits(&E, r, in, len, colour, cin);
-    else if (r->type == FZ_CMP_STR)
+    if (r->type == FZ_CMP_INT) {
+        int_ctx_t X = {in, colour ? cin : NULL, len, full, r->size,
+                       !(r->attr & (FZ_CMP_A_EQ | FZ_CMP_A_SWITCH))};
+        int_edits(&E, r, &X, colour, flags);
+    } else if (r->type == FZ_CMP_STR)
         str_edits(&E, r, in, len);
     confirmed_first(all, E.n);
     size_t n = E.n < cap ? E.n : cap;
@@ -520,7 +783,14 @@ size_t fz_i2s_apply(const uint8_t *in, size_t len, const fz_i2s_edit_t *e, uint8
     size_t tail = len - pos - del;
     size_t c = tail < max - n ? tail : max - n;
     memcpy(out + n, in + pos + del, c);
-    return n + c;
+    n += c;
+    if (e->resize) {
+        size_t want = e->resize < max ? e->resize : max;
+        if (want > n)
+            memset(out + n, 0, want - n);
+        n = want;
+    }
+    return n;
 }
 
 /* ---- dictionary tokens ------------------------------------------------ */

@@ -87,16 +87,55 @@ int fz_cmp_taint_rank(const fz_cmp_rec_t *r, const fz_cmp_list_t *colour);
 /* Longest bytes an edit inserts: a string operand, or a decimal number. */
 #define FZ_I2S_INS_MAX 32
 
-/* One candidate: replace in[pos .. pos+del) by ins[0 .. ins_len). */
+/* One candidate: replace in[pos .. pos+del) by ins[0 .. ins_len), then,
+ * if resize is not 0, cut the result to resize bytes or pad it with zero
+ * bytes up to resize (a check of the input's length; zeros leave additive
+ * and xor checksums as they were). */
 typedef struct {
     uint32_t pos;
     uint32_t del;
+    uint32_t resize; /* length after the edit; 0: as the splice leaves it */
     uint8_t ins_len;
     uint8_t confirmed; /* the coloured run agrees the operand comes from here */
     uint8_t ins[FZ_I2S_INS_MAX];
 } fz_i2s_edit_t;
 
-/* Occurrences of one pattern looked at (the first ones in the input). */
+/* fz_i2s_edits flags. */
+#define FZ_I2S_DRIVEN 1u /* the record is known to follow the input (it broke
+                            after an edit, or changed with the colour): also
+                            try the fixes that need no operand in the input,
+                            the checksum adjustments */
+
+/* Bytes at the front of the input searched for a field an operand is a
+ * transform of (operand = a * field + b): each position is read at four
+ * widths and both byte orders, so this search costs more than finding a
+ * copy, and the fields such checks read (counts, sizes) are in headers. */
+#define FZ_I2S_AFFINE_SCAN 1024u
+
+/* Without the coloured run to confirm it, operand = a * field + b is
+ * believed only when compared with the input's length, for 2-byte or
+ * wider fields and |b| up to this (a header's size, "length minus the 6
+ * header bytes"). */
+#define FZ_I2S_AFFINE_B 64
+
+/* Colour-confirmed transform edits per operand at most: a value built
+ * from input bits (a decoder's bit buffer) matches many (a, b, field) by
+ * chance, and on zlib, unbounded, they doubled the stage's runs for no
+ * more coverage.  (Unconfirmed ones, against the length only, are few.) */
+#define FZ_I2S_AFFINE_EDITS 4
+
+/* A value within this of the input's length is taken for the length plus
+ * a constant (n - 6, n + 2) when it is compared with a transform of a
+ * field: the edit then also resizes the input. */
+#define FZ_I2S_LEN_SLACK 64
+
+/* Longest an input is grown to satisfy a length check: at most twice its
+ * length or this many bytes more. */
+#define FZ_I2S_GROW_MAX 4096u
+
+/* Occurrences of one pattern looked at: where the coloured run confirms
+ * it first, then the first and the last ones in the input (a trailer's
+ * checksum byte is the last of many equal bytes in a uniform seed). */
 #define FZ_I2S_POS_MAX 16
 
 /* Bytes of the input searched for operands: its first 256 KiB.  One
@@ -115,6 +154,20 @@ typedef struct {
  * memory: overwrite at the match, replace the matched span (the length may
  * change), and, for strstr / memmem, insert the needle.
  *
+ * Integers that are not a copy of input bytes:
+ *  - a transform of a field, operand = a * field + b (a in 1, 2, 3, 4, 8,
+ *    16; the field 1, 2, 4 or 8 bytes, either byte order, in the first
+ *    FZ_I2S_AFFINE_SCAN bytes; confirmed by the coloured run, or compared
+ *    with the input's length): the field gets (other - b) / a; when that
+ *    does not divide and the other operand is the input's length, the
+ *    input is also cut (or padded) so that it does;
+ *  - the input's length compared with a constant (n < 8): the input is
+ *    cut or padded with zeros to the length wanted;
+ *  - with FZ_I2S_DRIVEN, a computed value neither found in the input nor
+ *    the length (a sum or xor over a range compared with a constant or a
+ *    checksum in the input): a byte near the end is adjusted by the
+ *    difference, added and xored in.
+ *
  * Only in[0 .. FZ_I2S_SCAN_MAX) is searched, and a longer input is
  * treated as ending there (an overwrite near that end may reach past it).
  *
@@ -125,9 +178,10 @@ typedef struct {
  * no two alike; returns the count.
  */
 size_t fz_i2s_edits(const fz_cmp_rec_t *r, const uint8_t *in, size_t len, const fz_cmp_rec_t *colour,
-                    const uint8_t *cin, fz_i2s_edit_t *out, size_t cap);
+                    const uint8_t *cin, unsigned flags, fz_i2s_edit_t *out, size_t cap);
 
-/* out = in with edit e applied, at most max bytes.  Returns the length. */
+/* out = in with edit e applied (and resized), at most max bytes.  Returns
+ * the length. */
 size_t fz_i2s_apply(const uint8_t *in, size_t len, const fz_i2s_edit_t *e, uint8_t *out,
                     size_t max);
 

@@ -106,7 +106,7 @@ static double time_unit(double max_s, const char **name)
     return 1;
 }
 
-static void axes(FILE *f, double xmax, double ymax, double ystep)
+static void axes(FILE *f, double xmax, double ymin, double ymax, double ystep)
 {
     const char *uname;
     double unit = time_unit(xmax, &uname);
@@ -115,8 +115,8 @@ static void axes(FILE *f, double xmax, double ymax, double ystep)
     fprintf(f,
             "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
             ML, MT, pw, ph);
-    for (double y = 0; y <= ymax * 1.0001; y += ystep) {
-        double py = MT + ph - y / ymax * ph;
+    for (double y = ymin; y <= ymax + (ymax - ymin) * 0.0001; y += ystep) {
+        double py = MT + ph - (y - ymin) / (ymax - ymin) * ph;
         fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>", ML,
                 ML + pw, py, py);
         fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">", ML - 4,
@@ -146,7 +146,8 @@ static size_t point_row(size_t n, size_t k, size_t shown)
     return k == shown - 1 ? n - 1 : k * (n - 1) / (shown - 1);
 }
 
-static void series(FILE *f, const fz_svg_series_t *s, const char *color, double xmax, double ymax)
+static void series(FILE *f, const fz_svg_series_t *s, const char *color, double xmax,
+                   double ymin, double ymax)
 {
     int pw = W - ML - MR, ph = H - MT - MB;
     size_t shown = s->n > FZ_SVG_MAX_POINTS ? FZ_SVG_MAX_POINTS : s->n;
@@ -167,9 +168,12 @@ static void series(FILE *f, const fz_svg_series_t *s, const char *color, double 
     for (size_t k = 0; k < shown; k++) {
         size_t i = point_row(s->n, k, shown);
         fprintf(f, "%s%.1f,%.1f", k ? " " : "", ML + s->x[i] / xmax * pw,
-                MT + ph - s->y[i] / ymax * ph);
+                MT + ph - (s->y[i] - ymin) / (ymax - ymin) * ph);
     }
     fputs("\"/>\n", f);
+    if (s->n == 1)
+        fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n",
+                ML + s->x[0] / xmax * pw, MT + ph - (s->y[0] - ymin) / (ymax - ymin) * ph, color);
 }
 
 /* Three entries per row under the plot; the picture grows by a row for
@@ -194,22 +198,39 @@ static void legend(FILE *f, const fz_svg_chart_t *c)
 
 void fz_svg_chart(FILE *f, const fz_svg_chart_t *c)
 {
-    double xmax = 0, ymax = 0;
+    double xmax = 0, ymax = 0, dmin = INFINITY;
     int whole = 1; /* counts: ticks at whole numbers only */
     for (size_t i = 0; i < c->n_series; i++)
         for (size_t k = 0; k < c->series[i].n; k++) {
             xmax = fmax(xmax, c->series[i].x[k]);
             ymax = fmax(ymax, c->series[i].y[k]);
+            dmin = fmin(dmin, c->series[i].y[k]);
             whole &= c->series[i].y[k] == floor(c->series[i].y[k]);
         }
     if (xmax <= 0)
         xmax = 1;
-    double ystep = nice_step(ymax > 0 ? ymax : 1);
+    double ymin = 0;
+    if (c->y_from_data && dmin > 0 && dmin < INFINITY) {
+        /* Round ticks over the data's own range, starting one step below
+         * its minimum when that is above 0 (a flat series gets a range of
+         * its own: its value is the top of one step). */
+        double ystep = nice_step(ymax > dmin ? ymax - dmin : fmax(dmin, 1) / 5);
+        if (whole && ystep < 1)
+            ystep = 1;
+        ymin = floor(dmin / ystep) * ystep;
+        if (ymin >= dmin)
+            ymin -= ystep;
+        if (ymin < 0)
+            ymin = 0;
+    }
+    double ystep = nice_step(ymax > ymin ? ymax - ymin : 1);
     if (whole && ystep < 1)
         ystep = 1;
-    ymax = ymax > 0 ? ceil(ymax / ystep) * ystep : ystep * 5;
-    if (ymax / ystep < 2 && !whole)
-        ystep = ymax / 2;
+    if (ymin > 0)
+        ymin = floor(ymin / ystep) * ystep;
+    ymax = ymax > ymin ? ymin + ceil((ymax - ymin) / ystep) * ystep : ymin + ystep * 5;
+    if ((ymax - ymin) / ystep < 2 && !whole)
+        ystep = (ymax - ymin) / 2;
     int h = H + (c->n_series > 3 ? (int)((c->n_series - 1) / 3) * 16 : 0);
     fprintf(f,
             "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
@@ -221,10 +242,10 @@ void fz_svg_chart(FILE *f, const fz_svg_chart_t *c)
     fprintf(f, "</title>\n<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", ML);
     fz_html_escape(f, c->title);
     fputs("</text>\n", f);
-    axes(f, xmax, ymax, ystep);
+    axes(f, xmax, ymin, ymax, ystep);
     for (size_t i = 0; i < c->n_series; i++)
         if (c->series[i].n)
-            series(f, &c->series[i], COLORS[i % N_COLORS], xmax, ymax);
+            series(f, &c->series[i], COLORS[i % N_COLORS], xmax, ymin, ymax);
     legend(f, c);
     fputs("</svg>\n", f);
 }

@@ -30,6 +30,9 @@ typedef struct {
     const char *y_unit; /* shown after the last value, "" for none */
     const fz_svg_series_t *series;
     size_t n_series;
+    int y_from_data; /* the y axis starts at a round number at or below the data's
+                        minimum instead of 0 (a count that only grows from a
+                        large start, such as edges) */
 } fz_svg_chart_t;
 
 /* At most this many points of a series are drawn; a longer series is
@@ -39,7 +42,8 @@ typedef struct {
 #define FZ_SVG_MAX_POINTS 1000
 
 /* Draws one chart as an inline <svg> with axes, ticks in round numbers, a
- * legend holding each series' last value, and one <polyline> per series.
+ * legend holding each series' last value, and one <polyline> per series
+ * (a series of one point also gets a dot: a one-point line is invisible).
  * Each polyline carries data-name, data-x and data-y: the numbers it was
  * drawn from, so a reader (or a test) can check the picture against its
  * source.  The time axis (x, seconds) is labelled in s, min, h or days. */

@@ -111,7 +111,7 @@ static int parse_row(char *line, const int *map, int nfields, double *v, int *se
     return 0;
 }
 
-static int parse_lines(char *text, fz_plot_t *p, char *err, size_t errlen)
+static int parse_lines(char *text, fz_plot_t *p)
 {
     int map[MAX_FIELDS], nfields = 0, seen[FZ_PLOT_NCOLS] = {0};
     size_t cap = 0;
@@ -134,11 +134,10 @@ static int parse_lines(char *text, fz_plot_t *p, char *err, size_t errlen)
             else if (n == 11)
                 layout(AFL2, 11, map, &nfields);
             else {
-                snprintf(err, errlen,
-                         "no header line and %d fields per line: not a plot_data "
-                         "this reader knows (AFL 2.x has 11, AFL++ 4.x 13)",
-                         n);
-                return -1;
+                /* Garbage (a damaged first line): skipped and counted;
+                 * the next line may tell the layout. */
+                p->bad_lines++;
+                continue;
             }
         }
         double v[FZ_PLOT_NCOLS] = {0};
@@ -169,10 +168,16 @@ int fz_plot_parse(const char *text, size_t len, fz_plot_t *p, char *err, size_t 
     }
     memcpy(copy, text, use);
     copy[use] = 0;
-    int rc = parse_lines(copy, p, err, errlen);
+    int rc = parse_lines(copy, p);
     free(copy);
     if (rc == 0 && (!p->rows || !p->col[FZ_PLOT_TIME])) {
-        snprintf(err, errlen, "%s", len ? "no data rows yet" : "empty file");
+        if (p->bad_lines && !p->rows)
+            snprintf(err, errlen,
+                     "no usable rows: %zu line(s) skipped (damaged, or without a header line "
+                     "and not AFL 2.x's 11 or AFL++ 4.x's 13 fields)",
+                     p->bad_lines);
+        else
+            snprintf(err, errlen, "%s", len ? "no data rows yet" : "empty file");
         rc = -1;
     }
     if (rc) {

@@ -17,6 +17,7 @@
  * it may use stdio and malloc freely.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -43,6 +45,7 @@ enum lf_kind {
     LF_INT,    /* -name=N, honoured */
     LF_STR,    /* -name=VALUE, honoured */
     LF_IGNORE, /* known to libFuzzer, not honoured here: named on stderr */
+    LF_ENV,    /* -name=VALUE: the fz-fuzz environment variable in note, set to VALUE */
 };
 
 /* Each flag once: how it is read and, for those fz does not honour, why. */
@@ -68,25 +71,27 @@ static const struct lf_flag {
     {I(timeout_exitcode), NULL},
     {I(help), NULL},
     {I(max_len), "fz-fuzz -l; longer corpus files are cut to it, as libFuzzer does"},
-    {I(rss_limit_mb), "not honoured: fz can limit address space only (fz-fuzz -m), which "
-                      "sanitizer builds exceed at start-up"},
+    {I(rss_limit_mb), "resident memory limit in MB (default 2048; 0: none): oom-<sha1>, exit 71"},
+    {I(malloc_limit_mb), "largest single malloc in MB (default: -rss_limit_mb; sanitizer builds)"},
+    {I(detect_leaks), "LeakSanitizer builds: a leaking input ends the run with leak-<sha1>"},
+    {I(cleanse_crash), "replace the bytes of a crash that do not matter by ' ' or 0xff"},
+    {I(fork), "fz-fuzz -j, as -jobs"},
+    {I(report_slow_units), "seconds; a slower input is written as slow-unit-<sha1>"},
+    {S(merge_control_file), "-merge=1's progress, kept in this file"},
     {S(dict), "fz-fuzz -x"},
     {S(artifact_prefix), NULL},
     {S(exact_artifact_path), NULL},
-    {X(malloc_limit_mb, "no malloc hook in fz's driver")},
     {X(close_fd_mask, "the harness's output is already discarded while fuzzing")},
     {X(verbosity, "fz prints one fixed level")},
-    {X(use_value_profile, "fz has no value profile")},
+    {"use_value_profile", LF_ENV, 0, "FZ_VALUE_PROFILE"}, /* fz-fuzz --value-profile */
     {X(reload, "the corpus is read once at start")},
     {X(only_ascii, "fz mutates all bytes")},
-    {X(detect_leaks, "set ASAN_OPTIONS=detect_leaks=1 instead")},
     {X(shrink, "fz minimizes new inputs always")},
     {X(reduce_inputs, "fz minimizes new inputs always")},
     {X(entropic, "fz has its own schedule")},
-    {X(fork, "use -jobs=N")},
     {X(ignore_crashes, "the run stops at the first crash")},
     {X(ignore_timeouts, "the run stops at the first timeout (with -timeout)")},
-    {X(ignore_ooms, "no out-of-memory detection")},
+    {X(ignore_ooms, "the run stops at the first out-of-memory input")},
     {X(len_control, "fz has its own length rules")},
     {X(mutate_depth, "fz has its own mutation chain")},
     {X(cross_over, "fz splices always")},
@@ -94,7 +99,6 @@ static const struct lf_flag {
     {X(prefer_small, "fz orders the corpus itself")},
     {X(use_cmp, "no compare tracing in fz's driver")},
     {X(use_memmem, "no compare tracing in fz's driver")},
-    {X(report_slow_units, "see fz's hangs instead")},
     {X(print_pcs, "use fz-showmap")},
     {X(print_coverage, "use fz-showmap")},
     {X(print_corpus_stats, "see fuzzer_stats")},
@@ -154,6 +158,10 @@ static int parse_flag(lf_opts_t *o, const char *arg)
                     f->kind == LF_IGNORE ? f->note : f->note + 14);
             return 0;
         }
+        if (f->kind == LF_ENV) {
+            setenv(f->note, eq + 1, 1); /* fz-fuzz, run by the driver, inherits it */
+            return 0;
+        }
         if (f->kind == LF_STR) {
             *(const char **)((char *)o + f->off) = eq + 1;
             return 0;
@@ -180,6 +188,9 @@ int __fz_lf_parse_args(lf_opts_t *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
     o->runs = -1;
+    o->rss_limit_mb = 2048;
+    o->detect_leaks = 1;
+    o->report_slow_units = 10;
     o->error_exitcode = 77;   /* libFuzzer's defaults */
     o->timeout_exitcode = 70;
     o->artifact_prefix = "./";
@@ -187,9 +198,13 @@ int __fz_lf_parse_args(lf_opts_t *o, int argc, char **argv)
     o->files = calloc((size_t)argc, sizeof *o->files);
     if (!o->dirs || !o->files)
         return 1;
+    int dashdash = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (a[0] == '-' && a[1]) {
+        if (a[0] == '-' && a[1] == '-') { /* as libFuzzer: "--" and "--x" are no flags */
+            if (!dashdash++)
+                fprintf(stderr, "INFO: libFuzzer ignores flags that start with '--'\n");
+        } else if (a[0] == '-' && a[1]) {
             if (parse_flag(o, a) != 0)
                 return 1;
         } else if (__fz_lf_is_dir(a) || a[strlen(a) - 1] == '/') {
@@ -198,6 +213,36 @@ int __fz_lf_parse_args(lf_opts_t *o, int argc, char **argv)
         } else {
             o->files[o->n_files++] = argv[i];
         }
+    }
+    /* Numbers libFuzzer takes as sizes or counts: a negative one is a
+     * mistake, not a request (-max_len=-1 would ask for 2^64 bytes). */
+    static const struct {
+        const char *name;
+        size_t off;
+        long min;
+    } checks[] = {
+        {"max_len", offsetof(lf_opts_t, max_len), 0},
+        {"runs", offsetof(lf_opts_t, runs), -1},
+        {"max_total_time", offsetof(lf_opts_t, max_total_time), 0},
+        {"timeout", offsetof(lf_opts_t, timeout), 0},
+        {"rss_limit_mb", offsetof(lf_opts_t, rss_limit_mb), 0},
+        {"malloc_limit_mb", offsetof(lf_opts_t, malloc_limit_mb), 0},
+        {"jobs", offsetof(lf_opts_t, jobs), 0},
+        {"workers", offsetof(lf_opts_t, workers), 0},
+        {"fork", offsetof(lf_opts_t, fork), 0},
+    };
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+        long v = *(long *)((char *)o + checks[i].off);
+        if (v < checks[i].min) {
+            fprintf(stderr, "ERROR: -%s=%ld: give a number of %ld or more\n", checks[i].name, v,
+                    checks[i].min);
+            return 1;
+        }
+    }
+    if (o->max_len > FZ_MAX_INPUT) {
+        fprintf(stderr, "ERROR: -max_len=%ld: fz's inputs are at most %u bytes\n", o->max_len,
+                FZ_MAX_INPUT);
+        return 1;
     }
     return 0;
 }
@@ -215,6 +260,36 @@ void __fz_lf_usage(void)
 }
 
 /* ---- Files ---- */
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted non-hidden names in dir (malloc'ed); how many (0 if the
+ * directory cannot be read). */
+size_t __fz_lf_list(const char *dir, char ***names)
+{
+    size_t n = 0;
+    *names = NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char **t = realloc(*names, (n + 1) * sizeof **names);
+        if (!t)
+            break;
+        *names = t;
+        if (((*names)[n] = strdup(e->d_name)))
+            n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(*names, n, sizeof **names, cmp_name);
+    return n;
+}
 
 char *__fz_lf_path_join(const char *a, const char *b)
 {
@@ -331,9 +406,15 @@ char *__fz_lf_self_path(void)
 pid_t __fz_lf_spawn(char **argv, int out_fd, const char *in_path)
 {
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid != 0)
         return pid;
+    /* The tool stops (SIGINT: it keeps what it found) when the driver
+     * dies, however it dies: no orphan fuzzing on with no limit. */
+    prctl(PR_SET_PDEATHSIG, SIGINT);
+    if (getppid() != parent)
+        _exit(127);
     if (out_fd >= 0)
         dup2(out_fd, 1);
     if (in_path) {
@@ -357,45 +438,131 @@ int __fz_lf_wait_status(pid_t pid)
 
 int __fz_lf_driver;
 
-static int dispatch(lf_opts_t *o, long *repeat)
+/* The directory part of an artifact path ("" for none) must exist, as
+ * libFuzzer requires; returns 0 or 1 after saying so. */
+static int check_artifact_dir(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (!slash || slash == path)
+        return 0;
+    char *dir = strndup(path, (size_t)(slash - path + 1));
+    int ok = dir && __fz_lf_is_dir(dir);
+    if (!ok)
+        fprintf(stderr, "ERROR: The required directory \"%s\" does not exist\n", dir ? dir : path);
+    free(dir);
+    return !ok;
+}
+
+static int dispatch(lf_opts_t *o, int *argc, char ***argv) LF_FRAME(8, Dispatch);
+static int dispatch(lf_opts_t *o, int *argc, char ***argv)
 {
     if (o->help) {
         __fz_lf_usage();
         return 0;
     }
-    if (o->n_files && !o->n_dirs && !o->merge && !o->minimize_crash) {
-        /* Reproduce mode: libfuzzer.c runs the files, -runs times each as
-         * libFuzzer does; the fuzzing flags do not apply, and say so. */
-        if (o->max_total_time || o->timeout || o->jobs || o->workers || o->dict || o->seed ||
-            o->max_len || o->print_final_stats)
-            fprintf(stderr, "INFO: running the given files only: -max_total_time, -timeout, "
-                            "-jobs, -workers, -dict, -seed, -max_len and -print_final_stats do "
-                            "not apply (use fz-fuzz --replay DIR -t MS -- ./harness for a "
-                            "timeout)\n");
-        *repeat = o->runs > 1 ? o->runs : 1;
-        return -1;
+    if (check_artifact_dir(o->artifact_prefix) || check_artifact_dir(o->exact_artifact_path))
+        return 1;
+    if (o->merge) {
+        /* Every path names a directory: a missing one is named as such. */
+        for (int i = 0; i < o->n_files; i++) {
+            if (access(o->files[i], F_OK) == 0)
+                fprintf(stderr, "ERROR: -merge=1 takes directories, and '%s' is a file: "
+                                "-merge=1 OUT_DIR IN_DIR...\n", o->files[i]);
+            else
+                fprintf(stderr, "No such file or directory: %s; exiting (-merge=1 takes "
+                                "directories: -merge=1 OUT_DIR IN_DIR...)\n", o->files[i]);
+            return 1;
+        }
     }
-    /* This process only drives the tools: a leak check at its exit would
-     * report the driver, not the harness (see __lsan_is_turned_off). */
+    if (o->minimize_crash) {
+        __fz_lf_driver = 1; /* fz-tmin runs the harness, not this process */
+        return __fz_lf_minimize_crash(o);
+    }
+    if (!o->n_dirs && o->n_files && !o->merge) {
+        /* Reproduce mode (or -cleanse_crash=1): the fuzzing flags do not
+         * apply, and say so. */
+        if (o->max_total_time || o->jobs || o->workers || o->fork || o->dict)
+            fprintf(stderr, "INFO: running the given files only: -max_total_time, -jobs, "
+                            "-workers, -fork and -dict do not apply\n");
+        __fz_lf_init(argc, argv);
+        __fz_lf_setup(o, o->cleanse_crash != 0);
+        if (o->cleanse_crash)
+            return __fz_lf_cleanse_crash(o);
+        return __fz_lf_reproduce(o, (*argv)[0]);
+    }
+    /* The process's own leak check at exit would report the driver's
+     * bookkeeping: inputs are checked one by one instead (lf-run.c). */
     __fz_lf_driver = 1;
+    __fz_lf_init(argc, argv);
+    __fz_lf_setup(o, 1);
     if (o->merge)
         return __fz_lf_merge(o);
-    if (o->minimize_crash)
-        return __fz_lf_minimize_crash(o);
     if (o->n_files)
         fprintf(stderr, "WARNING: fuzzing the directories; the files given (%s, ...) are not "
                         "run (give them alone to reproduce)\n", o->files[0]);
     return __fz_lf_fuzz(o);
 }
 
-int __fz_lf_main(int argc, char **argv, long *repeat)
+int __fz_lf_main(int argc, char **argv)
 {
     lf_opts_t o;
-    *repeat = 1;
     int rc = __fz_lf_parse_args(&o, argc, argv);
     if (!rc)
-        rc = dispatch(&o, repeat);
+        rc = dispatch(&o, &argc, &argv);
     free(o.dirs);
     free(o.files);
     return rc;
+}
+
+/* libFuzzer's dictionary format: `name="value"` or `"value"` per line,
+ * \\ \" and \xNN escapes, '#' comments, blank lines.  Returns 0, or 1
+ * after naming the bad line as libFuzzer does. */
+int __fz_lf_check_dict(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "ERROR: cannot read the dictionary '%s': %s\n", path, strerror(errno));
+        return 1;
+    }
+    char line[8192];
+    int no = 0, entries = 0, bad = 0;
+    while (!bad && fgets(line, sizeof line, f)) {
+        no++;
+        line[strcspn(line, "\r\n")] = 0;
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        char *q = strchr(p, '"');
+        char *end = p + strlen(p);
+        while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+        bad = !q || end - q < 2 || end[-1] != '"';
+        for (char *c = p; !bad && c < q; c++) /* the name: letters, digits, _ and = at its end */
+            bad = !(c[0] == '=' && c + 1 == q) && !(c[0] == '_' || c[0] == '@' || c[0] == '.' ||
+                                                     (c[0] >= '0' && c[0] <= '9') ||
+                                                     ((c[0] | 32) >= 'a' && (c[0] | 32) <= 'z'));
+        for (char *c = q ? q + 1 : NULL; !bad && c < end - 1; c++) {
+            if (*c == '\\') {
+                if (c[1] == '\\' || c[1] == '"')
+                    c++;
+                else if (c[1] == 'x' && c + 3 < end - 1 && isxdigit((unsigned char)c[2]) &&
+                         isxdigit((unsigned char)c[3]))
+                    c += 3;
+                else
+                    bad = 1;
+            } else if (*c == '"' || (unsigned char)*c < 32 || (unsigned char)*c >= 127) {
+                bad = 1;
+            }
+        }
+        entries += !bad;
+    }
+    fclose(f);
+    if (bad) {
+        fprintf(stderr, "ParseDictionaryFile: error in line %d\n\t\t%s\n", no, line);
+        return 1;
+    }
+    fprintf(stderr, "Dictionary: %d entries\n", entries);
+    return 0;
 }

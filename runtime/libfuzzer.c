@@ -13,7 +13,12 @@
  * Every input is copied into a heap buffer of exactly its size, so ASan
  * reports a read one byte past the end.
  */
-#include <dirent.h>
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +51,82 @@ __attribute__((visibility("default"))) int __afl_sharedmem_fuzzing = 1;
 __attribute__((used)) static const char sig_persistent[] = FZ_SIG_PERSISTENT;
 __attribute__((used)) static const char sig_defer[] = FZ_SIG_DEFER;
 
+/* Resource checks inside a fuzzed child (lf-modes.c passes the limits
+ * through the environment when it runs fz-fuzz): an input over a limit,
+ * or one that leaks, aborts, so the fuzzer keeps it as a crash; the
+ * driver runs it again in process, where lf-run.c names what it is
+ * (oom-, leak-). */
+extern int __sanitizer_install_malloc_and_free_hooks(void (*m)(const volatile void *, size_t),
+                                                     void (*f)(const volatile void *))
+    __attribute__((weak));
+extern int __lsan_do_recoverable_leak_check(void) __attribute__((weak));
+
+static struct {
+    size_t malloc_limit;
+    long rss_limit_mb;
+    int leaks;
+    volatile int running;
+    volatile long mallocs, frees;
+} ck;
+
+static void ck_malloc(const volatile void *p, size_t size)
+{
+    (void)p;
+    if (!ck.running)
+        return;
+    ck.mallocs++;
+    if (ck.malloc_limit && size > ck.malloc_limit)
+        abort();
+}
+
+static void ck_free(const volatile void *p)
+{
+    (void)p;
+    if (ck.running)
+        ck.frees++;
+}
+
+static void *ck_rss(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        usleep(100 * 1000);
+        char buf[128];
+        int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+        if (fd >= 0)
+            close(fd);
+        unsigned long size, res;
+        if (n > 0 && (buf[n] = 0, sscanf(buf, "%lu %lu", &size, &res) == 2) &&
+            (long)((res * (unsigned long)sysconf(_SC_PAGESIZE)) >> 20) > ck.rss_limit_mb)
+            abort();
+    }
+    return NULL;
+}
+
+static void checks_start(void)
+{
+    const char *m = getenv("FZ_LF_MALLOC_LIMIT_MB"), *r = getenv("FZ_LF_RSS_LIMIT_MB"),
+               *l = getenv("FZ_LF_DETECT_LEAKS");
+    ck.malloc_limit = m ? (size_t)strtoul(m, NULL, 10) << 20 : 0;
+    ck.rss_limit_mb = r ? strtol(r, NULL, 10) : 0;
+    ck.leaks = l && *l == '1' && __lsan_do_recoverable_leak_check;
+    if ((ck.malloc_limit || ck.leaks) && __sanitizer_install_malloc_and_free_hooks)
+        __sanitizer_install_malloc_and_free_hooks(ck_malloc, ck_free);
+    else
+        ck.leaks = 0;
+    if (ck.rss_limit_mb > 0) {
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &old);
+        pthread_t t;
+        if (pthread_create(&t, NULL, ck_rss, NULL) == 0)
+            pthread_detach(t);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+}
+
+static void run_one(const uint8_t *data, size_t len) LF_FRAME(7, RunUnit);
 static void run_one(const uint8_t *data, size_t len)
 {
     uint8_t *copy = malloc(len ? len : 1);
@@ -55,69 +136,37 @@ static void run_one(const uint8_t *data, size_t len)
     }
     if (len)
         memcpy(copy, data, len);
+    ck.mallocs = ck.frees = 0;
+    ck.running = 1;
     LLVMFuzzerTestOneInput(copy, len);
+    ck.running = 0;
     free(copy);
-}
-
-/* Runs one file; returns 0, or -1 after printing why it could not. */
-static int run_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "fz-libfuzzer: cannot open '%s'; give existing input files\n", path);
-        return -1;
-    }
-    uint8_t *buf = malloc(FZ_MAX_INPUT);
-    if (!buf)
+    if (ck.leaks && ck.mallocs != ck.frees && __lsan_do_recoverable_leak_check())
         abort();
-    size_t len = fread(buf, 1, FZ_MAX_INPUT, f);
-    fclose(f);
-    fprintf(stderr, "Running: %s (%zu bytes)\n", path, len);
-    run_one(buf, len);
-    fprintf(stderr, "Executed %s\n", path);
-    free(buf);
-    return 0;
-}
-
-/* Runs a file, or every regular file in a directory (one level). */
-static int run_path(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        if (!d)
-            return run_file(path);
-        int rc = 0;
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
-            size_t n = strlen(path) + strlen(e->d_name) + 2;
-            char *p = malloc(n);
-            snprintf(p, n, "%s/%s", path, e->d_name);
-            if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-                rc |= run_file(p);
-            free(p);
-        }
-        closedir(d);
-        return rc;
-    }
-    return run_file(path);
 }
 
 /* Under a fuzzer: each input from shared memory, or, when the fuzzer
  * writes files instead (`-- ./harness @@` with a fuzzer that offers no
  * shared-memory input), from the file named on the command line, read
  * again for every input. */
+static int fuzz_loop(int argc, char **argv, int shm_input) LF_FRAME(8, FuzzLoop);
 static int fuzz_loop(int argc, char **argv, int shm_input)
 {
+    checks_start();
     const char *file = NULL;
     for (int i = 1; i < argc && !file && !shm_input; i++)
         if (argv[i][0] != '-')
             file = argv[i];
     uint8_t *buf = file ? malloc(FZ_MAX_INPUT) : NULL;
+    /* A harness that mallocs and frees a few hundred KiB per input (zlib's
+     * deflate state) would otherwise grow and trim the heap with brk() on
+     * every run, a dozen system calls and their page faults each time; a
+     * long-lived libFuzzer process seldom trims.  Keep freed memory. */
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
     while (__fz_persistent_loop(FZ_DRIVER_LOOP)) {
         if (!buf) {
+            __fz_lf_custom_apply(); /* a request for the harness's own mutator */
             unsigned int len = __fz_testcase_len();
             run_one(__afl_fuzz_ptr, len);
             continue;
@@ -132,47 +181,41 @@ static int fuzz_loop(int argc, char **argv, int shm_input)
     return 0;
 }
 
-/* LeakSanitizer asks this at exit: the process that only drives fz-fuzz
- * is not checked (its bookkeeping is no leak of the harness); the
- * harness's own runs are. */
+/* LeakSanitizer asks this at exit: the driver (whose inputs lf-run.c
+ * checks one by one) is not checked, nor is a fuzzed child whose inputs
+ * are checked one by one (ck.leaks): what is left at its exit belongs to
+ * no input.  Reproduction keeps the check at exit, as libFuzzer does. */
+static int exiting;
+
+static void mark_exit(void)
+{
+    exiting = 1;
+}
+
 __attribute__((visibility("default"))) int __lsan_is_turned_off(void)
 {
-    return __fz_lf_driver;
+    /* Only the check at exit: LeakSanitizer asks this before every check,
+     * and the checks after each input must run. */
+    return exiting && (__fz_lf_driver || ck.leaks);
 }
 
 __attribute__((visibility("default"))) int main(int argc, char **argv)
 {
     int under_fuzzer = getenv(FZ_ENV_SHM_ID) != NULL;
-    /* Run the libFuzzer way (corpus directories, -merge=1, ...): the
-     * command line decides, nothing runs in this process (lf-modes.c). */
-    long repeat = 1;
-    if (!under_fuzzer && argc > 1) {
-        int rc = __fz_lf_main(argc, argv, &repeat);
-        if (rc >= 0)
-            return rc;
-    }
+    /* Registered after the sanitizer's own exit check, so it runs first. */
+    atexit(mark_exit);
+    /* Run the libFuzzer way: the command line decides (lf-cli.c). */
+    if (!under_fuzzer && argc > 1)
+        return __fz_lf_main(argc, argv);
     if (LLVMFuzzerInitialize)
         LLVMFuzzerInitialize(&argc, &argv);
     unsigned char *fallback = __afl_fuzz_ptr;
+    if (under_fuzzer)
+        __fz_lf_custom_init(); /* LLVMFuzzerCustomMutator, ... (lf-mutate.c) */
     /* The fork point: everything above runs once per campaign. */
     __fz_manual_init();
     if (under_fuzzer)
         return fuzz_loop(argc, argv, __afl_fuzz_ptr != fallback);
-
-    int files = 0, rc = 0;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-')
-            continue; /* a libFuzzer flag such as -runs=N (checked by __fz_lf_main) */
-        files++;
-        for (long k = 0; k < repeat; k++)
-            rc |= run_path(argv[i]);
-    }
-    if (files) {
-        fprintf(stderr, "***\n*** NOTE: fuzzing was not performed, you have only\n"
-                        "***       executed the target code on a fixed set of inputs.\n***\n");
-        return rc ? 1 : 0;
-    }
-
     /* No arguments: stdin, once. */
     unsigned int len = __fz_testcase_len();
     run_one(__afl_fuzz_ptr, len);

@@ -22,11 +22,26 @@ $(LIBFZ)/fz-rt.o: $(RT_OBJS)
 # The libFuzzer driver: main() plus libFuzzer's command line, which runs
 # fz-fuzz, fz-showmap and fz-tmin; FZ_BINDIR is where it looks for them
 # first (`make install` rebuilds it for PREFIX/bin).
-LF_SRCS := runtime/libfuzzer.c runtime/lf-cli.c runtime/lf-modes.c
+# LLVMFuzzerMutate (lf-mutate.c) is fz's mutation engine: the sources of
+# build/libfzmut.a compiled again -fPIC, joined with lf-mutate.o into one
+# object whose symbols are all made local but the three the driver calls
+# (lf-mutate.o), so the engine's names never clash with a harness's.
+LF_SRCS := runtime/libfuzzer.c runtime/lf-cli.c runtime/lf-modes.c runtime/lf-run.c
+LF_MUT_SRCS := runtime/lf-mutate.c mutators/rng.c mutators/dict.c mutators/mutate.c
+LF_OBJS := $(LF_SRCS:%.c=$(OBJ)/rt/%.o) $(OBJ)/rt/lf-mutate-all.o
+
+$(OBJ)/rt/lf-mutate-all.o: $(LF_MUT_SRCS:%.c=$(OBJ)/rt/%.o)
+	ld -r $^ -o $@.tmp
+	objcopy -G LLVMFuzzerMutate -G __fz_lf_custom_init -G __fz_lf_custom_apply $@.tmp $@
+	rm -f $@.tmp
 LF_BINDIR ?= $(abspath $(BIN))
 $(OBJ)/rt/runtime/lf-cli.o: RT_CFLAGS += -DFZ_BINDIR='"$(LF_BINDIR)"'
+# No debug information in the driver: symbolizers then name its frames by
+# their symbols, fuzzer::fz::... (lf-cli.h, LF_FRAME), which crash-state
+# tools skip as libFuzzer's own.
+$(LF_SRCS:%.c=$(OBJ)/rt/%.o) $(LF_MUT_SRCS:%.c=$(OBJ)/rt/%.o): RT_CFLAGS += -g0
 
-$(LIBFZ)/fz-libfuzzer.o: $(LF_SRCS:%.c=$(OBJ)/rt/%.o)
+$(LIBFZ)/fz-libfuzzer.o: $(LF_OBJS)
 	@mkdir -p $(dir $@)
 	ld -r $^ -o $@
 
@@ -34,8 +49,8 @@ $(LIBFZ)/fz-libfuzzer.o: $(LF_SRCS:%.c=$(OBJ)/rt/%.o)
 .PHONY: lf-driver-install
 lf-driver-install:
 	@mkdir -p $(OBJ)/rt/installed
-	$(CC) $(RT_CFLAGS) -DFZ_BINDIR='"$(PREFIX)/bin"' -c runtime/lf-cli.c -o $(OBJ)/rt/installed/lf-cli.o
-	ld -r $(OBJ)/rt/runtime/libfuzzer.o $(OBJ)/rt/installed/lf-cli.o $(OBJ)/rt/runtime/lf-modes.o \
+	$(CC) $(RT_CFLAGS) -g0 -DFZ_BINDIR='"$(PREFIX)/bin"' -c runtime/lf-cli.c -o $(OBJ)/rt/installed/lf-cli.o
+	ld -r $(filter-out $(OBJ)/rt/runtime/lf-cli.o,$(LF_OBJS)) $(OBJ)/rt/installed/lf-cli.o \
 		-o $(DESTDIR)$(PREFIX)/lib/fz/fz-libfuzzer.o
 
 # Protocol unit test: a minimal fuzzer in tests/check_runtime.c drives two

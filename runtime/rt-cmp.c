@@ -47,14 +47,37 @@ _Static_assert(FZ_CMP_STR_MAX <= 255, "fz_cmp_str_t lengths are one byte");
 static struct {
     int tried;        /* attach attempted (once per process) */
     fz_cmplog_t *log; /* the fuzzer's log, NULL when none */
+    uint8_t logging;  /* this run logs (the log's enabled word at its start) */
+    int vp_tried;     /* value profile looked at (once per process) */
+    uint8_t *vp;      /* value profile's map region, NULL when off */
     uint32_t next;    /* sites handed out so far */
     uint8_t on;       /* what every registered flag holds now */
     uint32_t nmods;
     uint8_t *flags[FZ_RT_MAX_CMP_MODULES];
 } rt_cmp;
 
+/* Value profile (include/fz-cmplog.h): its region of the map, handed out
+ * by __fz_register like a module's counters (so it is cleared, detached
+ * and sized with them); scratch bytes until then and outside a fuzzer. */
+static uint8_t vp_scratch[FZ_VP_SLOTS];
+static uint8_t *vp_area = vp_scratch;
+void __fz_register(uint8_t **area, uint32_t n);
+
+static void vp_attach(void)
+{
+    if (rt_cmp.vp_tried)
+        return;
+    rt_cmp.vp_tried = 1;
+    const char *v = getenv(FZ_ENV_VALUE_PROFILE);
+    if (!v || strcmp(v, "1") != 0)
+        return;
+    __fz_register(&vp_area, FZ_VP_SLOTS);
+    rt_cmp.vp = vp_area; /* the map's region, or scratch when it did not fit */
+}
+
 FZ_RT_EXPORT void __fz_register_cmp(uint8_t *flag, uint32_t *base, uint32_t n)
 {
+    vp_attach(); /* with the first module that has sites: before the handshake */
     *base = rt_cmp.next;
     rt_cmp.next += n;
     if (rt_cmp.nmods == FZ_RT_MAX_CMP_MODULES)
@@ -114,12 +137,23 @@ void __fz_rt_cmp_run_start(int fresh)
      * before its first pass) are not the input's. */
     if (on && fresh)
         memset(rt_cmp.log->hdr, 0, sizeof(rt_cmp.log->hdr));
-    cmp_set(on);
+    rt_cmp.logging = on;
+    /* Value profile needs the hooks in every run. */
+    cmp_set(on || rt_cmp.vp);
 }
 
 void __fz_rt_cmp_stop(void)
 {
+    rt_cmp.logging = 0;
     cmp_set(0);
+}
+
+/* One value-profile feature: site at distance d. */
+static inline void vp_hit(uint32_t site, uint32_t d)
+{
+    uint8_t *vp = rt_cmp.vp;
+    if (vp)
+        vp[(site * FZ_VP_STRIDE + (d < FZ_VP_STRIDE ? d : FZ_VP_STRIDE - 1)) & (FZ_VP_SLOTS - 1)] = 1;
 }
 
 /* The slot's header when a call of this type may log into it: a slot keeps
@@ -128,7 +162,7 @@ void __fz_rt_cmp_stop(void)
 static fz_cmp_hdr_t *cmp_slot(uint32_t site, uint8_t type, uint32_t *entry)
 {
     fz_cmplog_t *log = rt_cmp.log;
-    if (!log)
+    if (!log || !rt_cmp.logging)
         return NULL;
     fz_cmp_hdr_t *h = &log->hdr[site & (FZ_CMP_SITES - 1)];
     if (h->type != type && h->type != FZ_CMP_NONE)
@@ -146,6 +180,7 @@ static fz_cmp_hdr_t *cmp_slot(uint32_t site, uint8_t type, uint32_t *entry)
 static inline void cmp_log_int(uint32_t site, uint64_t v0, uint64_t v0_hi, uint64_t v1,
                                uint64_t v1_hi, uint32_t info)
 {
+    vp_hit(site, (uint32_t)(__builtin_popcountll(v0 ^ v1) + __builtin_popcountll(v0_hi ^ v1_hi)));
     uint32_t e;
     fz_cmp_hdr_t *h = cmp_slot(site, FZ_CMP_INT, &e);
     if (!h)
@@ -205,6 +240,17 @@ static uint8_t cmp_copy(uint8_t *dst, const uint8_t *src, size_t n, int strz)
 FZ_RT_EXPORT void __fz_cmp_mem(uint32_t site, const void *a, const void *b, size_t n0, size_t n1,
                                uint32_t attr)
 {
+    if (rt_cmp.vp && a && b) {
+        /* Equal leading bytes, read no further than the function may. */
+        const uint8_t *x = a, *y = b;
+        size_t n = n0 < n1 ? n0 : n1, i = 0;
+        if (n > FZ_VP_STRIDE - 1)
+            n = FZ_VP_STRIDE - 1;
+        int strz = (attr & FZ_CMP_A_STRZ) != 0;
+        while (i < n && x[i] == y[i] && !(strz && x[i] == 0))
+            i++;
+        vp_hit(site, (uint32_t)i);
+    }
     uint32_t e;
     fz_cmp_hdr_t *h = cmp_slot(site, FZ_CMP_STR, &e);
     if (!h)

@@ -761,6 +761,27 @@ __attribute__((visibility("default"))) void __ubsan_on_report(void)
 }
 
 extern void __asan_set_error_report_callback(void (*cb)(const char *)) __attribute__((weak));
+extern void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
+
+/* A sanitizer's report ends in exit(exitcode) unless the caller's options
+ * say abort_on_error=1, and OSS-Fuzz's, for one, do not: the fuzzer would
+ * count a normal exit.  The sanitizer calls this just before that exit:
+ * die of SIGABRT instead (with the report's site), so a report is a crash
+ * whatever ASAN_OPTIONS/UBSAN_OPTIONS say. */
+static void on_sanitizer_death(void)
+{
+    if (cr.page && cr.pending_pid == getpid())
+        publish(&cr.pending, SIGABRT);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGABRT, &dfl, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGABRT);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(SIGABRT);
+}
 
 void __fz_rt_crash_new_run(void)
 {
@@ -769,6 +790,8 @@ void __fz_rt_crash_new_run(void)
 
 void __fz_rt_crash_install(void)
 {
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(on_sanitizer_death);
     cr.page = __fz_rt_diag_page();
     if (!cr.page)
         return;

@@ -328,6 +328,15 @@ static uint32_t spin_budget(void)
     return fs.multi_cpu ? ld(&ctl->spin) : 0;
 }
 
+/* Harness-side mutation (include/fz-protocol.h): the option bits fz's
+ * libFuzzer driver asked for before the fork point, offered with batches. */
+static uint32_t fs_custom_opts;
+
+void __fz_rt_set_custom(uint32_t opts)
+{
+    fs_custom_opts = opts & (FZ_FS_NEW_OPT_FZ_CUSTOM | FZ_FS_NEW_OPT_FZ_XOVER);
+}
+
 /* Version-1 handshake (AFL++ 4.20+, fz-fuzz): version, echo, options, map
  * size, version.  Shared-memory input is used when the fuzzer named a
  * segment in the environment.  Direct mode is offered to a fuzzer that
@@ -360,6 +369,9 @@ static int handshake_v1(int err, uint32_t size, int want_shm)
     uint32_t opt = FZ_FS_NEW_OPT_MAPSIZE | (shm ? FZ_FS_NEW_OPT_SHDMEM_FUZZ : 0) |
                    (fs.direct ? FZ_FS_NEW_OPT_FZ_DIRECT : 0) |
                    (batches ? FZ_FS_NEW_OPT_FZ_BATCH : 0) |
+                   /* fz's tools only (they name a diagnostics page): the
+                    * fuzzer uses them with batches, and can say why not. */
+                   (batches || getenv(FZ_ENV_DIAG_SHM_ID) ? fs_custom_opts : 0) |
                    (__fz_rt_cmp_ready() ? FZ_FS_NEW_OPT_FZ_CMPLOG : 0);
     if (write_u32(opt) || write_u32(size) || write_u32(FZ_FS_NEW_VERSION))
         _exit(1);
@@ -388,9 +400,11 @@ static void batch_load(void)
     if (!batch.end)
         return;
     uint32_t off = batch.in->off[batch.idx], len = batch.in->len[batch.idx];
+    uint32_t req = len & FZ_BATCH_CUSTOM; /* a request for the harness's mutator */
+    len &= ~FZ_BATCH_CUSTOM;
     if (off > FZ_BATCH_DATA || len > FZ_BATCH_DATA - off)
         off = len = 0;
-    __fz_rt_input_set(batch.in->data + off, len);
+    __fz_rt_input_set(batch.in->data + off, len | req);
 }
 
 /* A direct-mode child, right after fork(): it needs no descriptors (the
@@ -563,6 +577,7 @@ static void fsrv_start(void)
         __fz_rt_diag_nomem(__fz_rt_map_errno());
     __fz_rt_cmp_ready(); /* attach the log once, before any child is forked */
     uint32_t size = __fz_rt_map_size();
+    __fz_rt_map_report_modules(); /* read by fz-fuzz once the handshake is done */
     int want_shm = __fz_rt_wants_shm_input();
     int rc = v && v[0] == '1' && !v[1] ? handshake_v1(err, size, want_shm)
                                        : handshake_legacy(err, size, want_shm);

@@ -58,10 +58,12 @@ void __fz_rt_input_set(const uint8_t *p, uint32_t n)
 {
     if (!fz_input_shm)
         return;
+    uint32_t req = n & FZ_BATCH_CUSTOM; /* kept: the driver reads the request */
+    n &= ~FZ_BATCH_CUSTOM;
     if (n > FZ_MAX_INPUT)
         n = FZ_MAX_INPUT;
     memcpy(__afl_fuzz_ptr, p, n);
-    *__afl_fuzz_len = n;
+    *__afl_fuzz_len = n | req;
 }
 
 /* Reads stdin to EOF (or until the buffer is full) into the fallback. */

@@ -10,7 +10,9 @@
  * would need is still counted, and the forkserver reports it so the fuzzer
  * can grow its map.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +40,22 @@ struct fz_rt_module {
  * marker (afl-showmap does not report it), so module ranges start at 1. */
 #define FZ_RT_FIRST_SLOT 1
 
+/* Defined (non-zero) by the libFuzzer driver when it wants coverage
+ * outside a fuzzer; weak, so other programs do not have it. */
+extern const int __fz_lf_local_map __attribute__((weak));
+#define FZ_RT_LOCAL_MAP (64u << 20)
+
+_Static_assert(sizeof(fz_diag_t) <= FZ_DIAG_SIZE, "fz_diag_t outgrew its page");
+
+/* Registrations whose address (the module's map pointer, in its own data)
+ * the runtime keeps to tell which loaded objects are instrumented
+ * (__fz_rt_map_report_modules).  Past this many, the count still grows and
+ * the later modules are only missing from that report. */
+#define FZ_RT_MAX_REGS 256
+
 static struct {
     int tried;       /* attach attempted (once per process) */
+    int local;       /* map is the driver's private one */
     int error;       /* FZ_FS_ERROR_* from the attempt, 0 if fine */
     int sys_errno;   /* errno of the failed attach */
     uint8_t *map;    /* the fuzzer's map, NULL outside a fuzzer */
@@ -49,6 +65,8 @@ static struct {
     size_t seg_len;  /* bytes shmat mapped (whole pages) */
     uint32_t nmods;
     struct fz_rt_module mods[FZ_RT_MAX_MODULES];
+    uint32_t nregs;
+    uintptr_t regs[FZ_RT_MAX_REGS]; /* address of each registered map pointer */
 } rt_map;
 
 int __fz_rt_map_attach(void)
@@ -57,8 +75,21 @@ int __fz_rt_map_attach(void)
         return rt_map.error;
     rt_map.tried = 1;
     const char *id_str = getenv(FZ_ENV_SHM_ID);
-    if (!id_str || !*id_str)
+    if (!id_str || !*id_str) {
+        /* The libFuzzer driver run outside a fuzzer measures coverage
+         * itself (runtime/lf-run.c): a private map, reserved, not
+         * committed, so only the slots in use cost memory. */
+        if (&__fz_lf_local_map && __fz_lf_local_map) {
+            void *m = mmap(NULL, FZ_RT_LOCAL_MAP, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (m != MAP_FAILED) {
+                rt_map.map = m;
+                rt_map.cap = FZ_RT_LOCAL_MAP;
+                rt_map.local = 1;
+            }
+        }
         return 0;
+    }
     char *end;
     long id = strtol(id_str, &end, 10);
     struct shmid_ds ds;
@@ -96,6 +127,8 @@ int __fz_rt_map_errno(void)
 __attribute__((visibility("default"))) void __fz_register(uint8_t **area, uint32_t n)
 {
     __fz_rt_map_attach();
+    if (rt_map.nregs < FZ_RT_MAX_REGS)
+        rt_map.regs[rt_map.nregs++] = (uintptr_t)area;
     if (rt_map.needed == 0)
         rt_map.needed = FZ_RT_FIRST_SLOT;
     uint64_t base = rt_map.needed;
@@ -107,6 +140,13 @@ __attribute__((visibility("default"))) void __fz_register(uint8_t **area, uint32
         rt_map.mods[rt_map.nmods++] = (struct fz_rt_module){area, *area};
     *area = rt_map.map + base;
     rt_map.used = (uint32_t)(base + n);
+}
+
+uint8_t *__fz_rt_map_local(uint32_t *used, uint32_t *nmods)
+{
+    *used = rt_map.used;
+    *nmods = rt_map.nmods;
+    return rt_map.local ? rt_map.map : NULL;
 }
 
 uint32_t __fz_rt_map_size(void)
@@ -161,4 +201,77 @@ void __fz_rt_map_detach(void)
     if (p == MAP_FAILED)
         shmdt(rt_map.map);
     rt_map.seg_len = 0; /* done: later calls only reset the pointers */
+}
+
+/* Libraries every program loads that no user builds with fz-cc: the
+ * loader, the C library and its parts, the C++ and compiler runtimes, the
+ * sanitizer runtimes, the vDSO.  Matched on the file name's start, up to
+ * a '.', '-' or '_' (so "libc." does not swallow "libcurl."). */
+static const char *const toolchain_libs[] = {
+    "linux-vdso", "linux-gate", "ld-linux", "ld64", "ld-musl", "libc", "libm", "libmvec",
+    "libpthread", "libdl", "librt", "libresolv", "libutil", "libanl", "libnsl", "libcrypt",
+    "libnss", "libthread_db", "libstdc++", "libc++", "libc++abi", "libunwind", "libgcc_s",
+    "libatomic", "libgomp", "libomp", "libquadmath", "libgfortran", "libasan", "libubsan",
+    "libtsan", "liblsan", "libmsan", "libhwasan", "libclang_rt", "libSegFault", "libmemusage",
+};
+
+static int is_toolchain_lib(const char *base)
+{
+    for (size_t i = 0; i < sizeof toolchain_libs / sizeof toolchain_libs[0]; i++) {
+        size_t n = strlen(toolchain_libs[i]);
+        char c = base[n];
+        if (strncmp(base, toolchain_libs[i], n) == 0 && (c == '.' || c == '-' || c == '_'))
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when one of the object's loaded segments holds a registration. */
+static int has_registration(const struct dl_phdr_info *info)
+{
+    for (int k = 0; k < info->dlpi_phnum; k++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        for (uint32_t r = 0; r < rt_map.nregs; r++)
+            if (rt_map.regs[r] >= lo && rt_map.regs[r] < hi)
+                return 1;
+    }
+    return 0;
+}
+
+static int on_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    fz_diag_t *d = arg;
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    if (has_registration(info)) {
+        d->mods_instr++;
+        return 0;
+    }
+    if (!name[0])
+        return 0; /* the program itself (fz-fuzz checks it) or the vDSO */
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    if (is_toolchain_lib(base))
+        return 0;
+    d->mods_plain++;
+    size_t used = strnlen(d->plain_libs, sizeof d->plain_libs), n = strlen(name);
+    if (used + n + 2 <= sizeof d->plain_libs) {
+        memcpy(d->plain_libs + used, name, n);
+        d->plain_libs[used + n] = '\n';
+        d->plain_libs[used + n + 1] = 0;
+    }
+    return 0;
+}
+
+void __fz_rt_map_report_modules(void)
+{
+    fz_diag_t *d = __fz_rt_diag_page();
+    if (!d)
+        return;
+    d->mods_instr = d->mods_plain = 0;
+    d->plain_libs[0] = 0;
+    dl_iterate_phdr(on_object, d);
 }

@@ -22,6 +22,11 @@ FZ_RT_HIDDEN int __fz_rt_map_attach(void);
 /* errno of a failed attach (0 if none). */
 FZ_RT_HIDDEN int __fz_rt_map_errno(void);
 
+/* The libFuzzer driver outside a fuzzer (__fz_lf_local_map): its private
+ * map, slots [0, *used) handed out to *nmods modules; NULL under a fuzzer
+ * or without one. */
+FZ_RT_HIDDEN uint8_t *__fz_rt_map_local(uint32_t *used, uint32_t *nmods);
+
 /* Map size the program needs: sum of every registered module's slots,
  * rounded up to FZ_MAP_SIZE_MIN (never 0). */
 FZ_RT_HIDDEN uint32_t __fz_rt_map_size(void);
@@ -39,6 +44,12 @@ FZ_RT_HIDDEN int __fz_rt_map_any_new(const uint8_t *virgin, size_t virgin_len);
  * the last persistent iteration (exit handlers) leaves the map alone. */
 FZ_RT_HIDDEN void __fz_rt_map_detach(void);
 
+/* Fills the diagnostics page's module report (include/fz-protocol.h):
+ * the loaded objects that registered edges, and the program's shared
+ * libraries that carry no fz instrumentation.  Call before the handshake;
+ * nothing without a page. */
+FZ_RT_HIDDEN void __fz_rt_map_report_modules(void);
+
 /* rt-input.c: non-zero when the harness defined __afl_sharedmem_fuzzing. */
 FZ_RT_HIDDEN int __fz_rt_wants_shm_input(void);
 
@@ -48,8 +59,15 @@ FZ_RT_HIDDEN int __fz_rt_input_attach(void);
 
 /* Batches: puts n bytes at p into the test-case shared memory, length word
  * and bytes, as the fuzzer does for a single run (n is cut to
- * FZ_MAX_INPUT).  Nothing without that memory. */
+ * FZ_MAX_INPUT; an FZ_BATCH_CUSTOM flag in n is kept in the length word).
+ * Nothing without that memory. */
 FZ_RT_HIDDEN void __fz_rt_input_set(const uint8_t *p, uint32_t n);
+
+/* rt-fsrv.c: fz's libFuzzer driver, before the fork point, asks for
+ * harness-side mutation (FZ_FS_NEW_OPT_FZ_CUSTOM / _XOVER, offered only
+ * with batches; include/fz-protocol.h).  Declared, unhidden, in
+ * runtime/lf-mutate.c too. */
+FZ_RT_HIDDEN void __fz_rt_set_custom(uint32_t opts);
 
 /* rt-diag.c: what the fuzzer cannot see for itself (include/fz-protocol.h,
  * "Target diagnostics").  All are no-ops unless fz-fuzz named a page. */

@@ -6,6 +6,7 @@
 #
 # Required: the GCC path (gcc with its plugin headers, g++, make) and the
 # unit-test framework.  Optional: clang and llvm-dev, the clang back end;
+# zlib1g-dev, for the structure-aware example (testcases/lf_inflate.c);
 # without them fz builds and works with gcc, and the clang tests skip with a
 # message.  FZ_DEPS_EXTRA adds packages (CI adds afl++ for the interop tests
 # and benchmarks; fz itself never needs it), treated as optional.
@@ -13,7 +14,7 @@ set -eu
 
 gcc_major=$(gcc -dumpversion 2>/dev/null | cut -d. -f1)
 required="make gcc g++ gcc-${gcc_major:-12}-plugin-dev check pkg-config"
-optional="clang llvm-dev $(printf %s "${FZ_DEPS_EXTRA:-}")"
+optional="clang llvm-dev zlib1g-dev $(printf %s "${FZ_DEPS_EXTRA:-}")"
 
 missing_of() {
     for p in "$@"; do

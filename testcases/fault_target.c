@@ -13,6 +13,9 @@
  *   handler    installs its own SIGSEGV handler that exits 0, then an input
  *              starting with 'C' dereferences NULL (the crash is swallowed)
  *   hang       never exits
+ *   hangon     an input starting with 'H' never exits; 'C' aborts
+ *   unlink     deletes its input file after reading it; 'C' aborts
+ *   move       renames its input file to FILE.moved; 'C' aborts
  *
  * Every branch is its own function so each is an edge of its own.
  */
@@ -67,7 +70,7 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "crash";
     int c = first_byte(argc > 2 ? argv[2] : NULL);
-    if (!strcmp(mode, "hang"))
+    if (!strcmp(mode, "hang") || (!strcmp(mode, "hangon") && c == 'H'))
         for (;;)
             pause();
     if (!strcmp(mode, "fork"))
@@ -84,6 +87,13 @@ int main(int argc, char **argv)
     }
     if (!strcmp(mode, "spew"))
         do_spew();
+    if (!strcmp(mode, "unlink") && argc > 2)
+        unlink(argv[2]);
+    if (!strcmp(mode, "move") && argc > 2) {
+        char to[4096];
+        snprintf(to, sizeof to, "%s.moved", argv[2]);
+        rename(argv[2], to);
+    }
     if (!strcmp(mode, "handler")) {
         signal(SIGSEGV, on_segv);
         if (c == 'C')

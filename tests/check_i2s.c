@@ -55,18 +55,36 @@ static void read_log(fz_cmp_list_t *l, const fz_cmplog_t *log)
 }
 
 /* Non-zero if some edit of r on in (with no colour) yields want. */
-static int solves(const fz_cmp_rec_t *r, const void *in, size_t len, const void *want,
-                  size_t want_len)
+static int solves_f(const fz_cmp_rec_t *r, const void *in, size_t len, unsigned flags,
+                    const void *want, size_t want_len)
 {
     fz_i2s_edit_t e[64];
     uint8_t out[256];
-    size_t n = fz_i2s_edits(r, in, len, NULL, NULL, e, 64);
+    size_t n = fz_i2s_edits(r, in, len, NULL, NULL, flags, e, 64);
     for (size_t i = 0; i < n; i++) {
         size_t m = fz_i2s_apply(in, len, &e[i], out, sizeof out);
         if (m == want_len && !memcmp(out, want, m))
             return 1;
     }
     return 0;
+}
+
+static int solves(const fz_cmp_rec_t *r, const void *in, size_t len, const void *want,
+                  size_t want_len)
+{
+    return solves_f(r, in, len, 0, want, want_len);
+}
+
+/* An integer record of width size: v0 compared with v1. */
+static fz_cmp_rec_t int_rec(unsigned size, unsigned attr, uint64_t v0, uint64_t v1)
+{
+    fz_cmp_rec_t r = {.type = FZ_CMP_INT, .size = (uint8_t)size, .attr = (uint8_t)attr};
+    r.len0 = r.len1 = (uint8_t)size;
+    for (unsigned i = 0; i < size && i < 8; i++) {
+        r.b0[i] = (uint8_t)(v0 >> (8 * i));
+        r.b1[i] = (uint8_t)(v1 >> (8 * i));
+    }
+    return r;
 }
 
 START_TEST(read_dedupes_and_validates)
@@ -204,7 +222,7 @@ START_TEST(strings_replace_overwrite_find)
     /* Already equal: nothing to do. */
     memcpy(m.b0, m.b1, 8);
     fz_i2s_edit_t e[8];
-    ck_assert_uint_eq(fz_i2s_edits(&m, (const uint8_t *)"KEY12345", 8, NULL, NULL, e, 8), 0);
+    ck_assert_uint_eq(fz_i2s_edits(&m, (const uint8_t *)"KEY12345", 8, NULL, NULL, 0, e, 8), 0);
 }
 END_TEST
 
@@ -219,7 +237,7 @@ START_TEST(colour_confirms_the_position)
     memcpy(c.b0, "\x05\x06\x07\x08", 4);
     const uint8_t cin[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     fz_i2s_edit_t e[16];
-    size_t n = fz_i2s_edits(&r, (const uint8_t *)"AAAAAAAA", 8, &c, cin, e, 16);
+    size_t n = fz_i2s_edits(&r, (const uint8_t *)"AAAAAAAA", 8, &c, cin, 0, e, 16);
     ck_assert_uint_ge(n, 2);
     ck_assert_uint_eq(e[0].pos, 4);
     ck_assert(e[0].confirmed);
@@ -290,6 +308,142 @@ START_TEST(tokens_filter)
 }
 END_TEST
 
+START_TEST(transform_sum_with_constant)
+{
+    /* size + 8 == n: the input holds size (u32 LE at 2), the program
+     * compared size + 8 = 0x41414149 with the length, 12. */
+    const char *in = "ZcAAAAq7wxyz";
+    fz_cmp_rec_t r = int_rec(8, FZ_CMP_A_EQ, 0x41414141ull + 8, 12);
+    ck_assert(solves(&r, in, 12, "Zc\x04\0\0\0q7wxyz", 12));
+    /* b too far from 0 to be a header's size. */
+    r = int_rec(8, FZ_CMP_A_EQ, 0x41414141ull + 1000, 12);
+    ck_assert(!solves(&r, in, 12, "Zc\xa4\xfc\xff\xffq7wxyz", 12));
+    /* A difference with no length involved, field - 3 == 0x120: a guess
+     * without the coloured run, believed with it. */
+    r = int_rec(4, FZ_CMP_A_EQ, 0x4141 - 3, 0x120);
+    ck_assert(!solves(&r, "xxAAyy", 6, "xx\x23\x01yy", 6));
+    fz_cmp_rec_t c = int_rec(4, FZ_CMP_A_EQ, 0x0201 - 3, 0x120);
+    const uint8_t cin[6] = {9, 9, 1, 2, 9, 9};
+    fz_i2s_edit_t e[24];
+    size_t n = fz_i2s_edits(&r, (const uint8_t *)"xxAAyy", 6, &c, cin, 0, e, 24);
+    int hit = 0;
+    for (size_t i = 0; i < n; i++)
+        hit |= e[i].pos == 2 && e[i].del == 2 && !memcmp(e[i].ins, "\x23\x01", 2) && e[i].confirmed;
+    ck_assert(hit);
+}
+END_TEST
+
+START_TEST(transform_multiplied_and_resized)
+{
+    /* words * 4 + 10 == n, words a big-endian u16 at 4: 20 bytes cannot
+     * be 4 * w + 10, so the input is cut to 18 (w = 2) or grown to 22
+     * (w = 3), the field written to match. */
+    uint8_t in[20];
+    memset(in, 'A', sizeof in);
+    fz_cmp_rec_t r = int_rec(8, FZ_CMP_A_EQ, 0x4141ull * 4 + 10, 20);
+    uint8_t want[22];
+    memcpy(want, in, 20);
+    want[4] = 0;
+    want[5] = 2;
+    ck_assert(solves(&r, in, 20, want, 18));
+    want[5] = 3;
+    want[20] = want[21] = 0;
+    ck_assert(solves(&r, in, 20, want, 22));
+    /* Divisible: the field alone changes (n = 18, words * 2 + 2). */
+    r = int_rec(8, FZ_CMP_A_EQ, 0x4141ull * 2 + 2, 18);
+    memcpy(want, in, 18);
+    want[4] = 0;
+    want[5] = 8;
+    ck_assert(solves(&r, in, 18, want, 18));
+}
+END_TEST
+
+START_TEST(transform_confirmed_by_colour)
+{
+    /* A byte field times 3 plus 7 == 100: no bound on b with the coloured
+     * run, which compared 3 * 0x10 + 7 for the coloured byte 0x10. */
+    fz_cmp_rec_t r = int_rec(4, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 3 * 0x41 + 7, 100);
+    fz_cmp_rec_t c = int_rec(4, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 3 * 0x10 + 7, 100);
+    const uint8_t cin[4] = {0x55, 0x10, 0x66, 0x77};
+    fz_i2s_edit_t e[24];
+    size_t n = fz_i2s_edits(&r, (const uint8_t *)"zAzz", 4, &c, cin, 0, e, 24);
+    int hit = 0;
+    for (size_t i = 0; i < n; i++)
+        hit |= e[i].pos == 1 && e[i].del == 1 && e[i].ins[0] == 31 && e[i].confirmed;
+    ck_assert(hit);
+    /* The same without colour: a 1-byte field is not guessed. */
+    ck_assert(!solves(&r, "zAzz", 4, "z\x1fzz", 4));
+}
+END_TEST
+
+START_TEST(length_checks_resize)
+{
+    /* if (n < 8): the 2-byte input is padded with zeros to 8 (and 7, 9). */
+    fz_cmp_rec_t r = int_rec(8, FZ_CMP_A_CONST, 2, 8);
+    ck_assert(solves(&r, "hi", 2, "hi\0\0\0\0\0\0", 8));
+    ck_assert(solves(&r, "hi", 2, "hi\0\0\0\0\0\0\0", 9));
+    /* n != 7: cut to 7. */
+    r = int_rec(8, FZ_CMP_A_CONST | FZ_CMP_A_EQ, 16, 7);
+    ck_assert(solves(&r, "0123456789abcdef", 16, "0123456", 7));
+    /* n - 4 != 3 is no length check (only the length itself is). */
+    r = int_rec(8, FZ_CMP_A_CONST | FZ_CMP_A_EQ, 16 - 4, 3);
+    ck_assert(!solves(&r, "0123456789abcdef", 16, "0123456", 7));
+    /* A constant far from the length is no length check. */
+    r = int_rec(8, FZ_CMP_A_CONST, 200, 8);
+    ck_assert(!solves(&r, "hi", 2, "hi\0\0\0\0\0\0", 8));
+}
+END_TEST
+
+START_TEST(checksum_adjusted_when_driven)
+{
+    /* The bytes add up to 0xe9 and must add up to 0xa5 (a byte sum
+     * widened to int): the last byte that can take the difference mod
+     * 256 gets it, only for a record known to follow the input. */
+    fz_cmp_rec_t r = int_rec(4, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0xe9, 0xa5);
+    ck_assert(solves_f(&r, "ZcAA", 4, FZ_I2S_DRIVEN, "ZcA\xfd", 4));
+    ck_assert(!solves(&r, "ZcAA", 4, "ZcA\xfd", 4));
+    /* An xor over the bytes: the last byte xored with the difference. */
+    r = int_rec(1, FZ_CMP_A_EQ, 0x13, 0x37);
+    ck_assert(solves_f(&r, "abcd", 4, FZ_I2S_DRIVEN, "abc\x40", 4));
+    /* A 16-bit sum: the difference added to one byte that does not wrap. */
+    r = int_rec(2, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0x1000, 0x1010);
+    ck_assert(solves_f(&r, "\x01\x02\xf8\x03", 4, FZ_I2S_DRIVEN, "\x01\x02\xf8\x13", 4));
+}
+END_TEST
+
+START_TEST(byte_order_and_width_of_a_transform)
+{
+    /* A 16-bit count compared as 8 bytes after * 8 with the length (32):
+     * found at width 2 in either byte order. */
+    uint8_t in[32], want[32];
+    memset(in, 'z', sizeof in);
+    in[0] = 2;
+    in[1] = 3;
+    memcpy(want, in, sizeof in);
+    fz_cmp_rec_t r = int_rec(8, FZ_CMP_A_EQ, 0x0302ull * 8, 32);
+    want[0] = 4;
+    want[1] = 0;
+    ck_assert(solves(&r, in, 32, want, 32));
+    r = int_rec(8, FZ_CMP_A_EQ, 0x0203ull * 8, 32);
+    want[0] = 0;
+    want[1] = 4;
+    ck_assert(solves(&r, in, 32, want, 32));
+}
+END_TEST
+
+START_TEST(last_of_many_equal_bytes)
+{
+    /* buf[n-1] == xor of the rest on a seed of 20 'A's: the trailer byte
+     * is the last of 20 equal bytes, past the first 16. */
+    uint8_t in[20], want[20];
+    memset(in, 'A', sizeof in);
+    memcpy(want, in, sizeof in);
+    want[19] = 0x5a;
+    fz_cmp_rec_t r = int_rec(1, FZ_CMP_A_EQ, 'A', 0x5a);
+    ck_assert(solves(&r, in, 20, want, 20));
+}
+END_TEST
+
 START_TEST(apply_bounds)
 {
     fz_i2s_edit_t e = {.pos = 2, .del = 1, .ins_len = 3};
@@ -303,6 +457,15 @@ START_TEST(apply_bounds)
     e.del = 9;
     ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"ab", 2, &e, out, sizeof out), 5);
     ck_assert(!memcmp(out, "abXYZ", 5));
+    /* Resized: cut, or padded with zeros, and never past max. */
+    fz_i2s_edit_t g = {.pos = 0, .del = 1, .ins_len = 1, .resize = 3, .ins = {'X'}};
+    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 3);
+    ck_assert(!memcmp(out, "Xbc", 3));
+    g.resize = 9;
+    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 9);
+    ck_assert(!memcmp(out, "Xbcdef\0\0\0", 9));
+    g.resize = 100;
+    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 16);
 }
 END_TEST
 
@@ -318,6 +481,13 @@ static Suite *i2s_suite(void)
     tcase_add_test(tc, strings_replace_overwrite_find);
     tcase_add_test(tc, colour_confirms_the_position);
     tcase_add_test(tc, broken_checks_and_taint);
+    tcase_add_test(tc, transform_sum_with_constant);
+    tcase_add_test(tc, transform_multiplied_and_resized);
+    tcase_add_test(tc, transform_confirmed_by_colour);
+    tcase_add_test(tc, length_checks_resize);
+    tcase_add_test(tc, checksum_adjusted_when_driven);
+    tcase_add_test(tc, byte_order_and_width_of_a_transform);
+    tcase_add_test(tc, last_of_many_equal_bytes);
     tcase_add_test(tc, tokens_filter);
     tcase_add_test(tc, apply_bounds);
     suite_add_tcase(s, tc);

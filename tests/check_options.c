@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fz-fuzz/options.h"
+#include "fz-fuzz/schedule.h"
 #include "fz-fuzz/sync.h"
 #include "tests/check-run.h"
 
@@ -36,7 +37,9 @@ static void clear_env(void)
                        "FZ_SYNC_SECS",
                        "AFL_SYNC_TIME",
                        "FZ_BENCH_UNTIL_CRASH",
-                       "AFL_BENCH_UNTIL_CRASH"};
+                       "AFL_BENCH_UNTIL_CRASH",
+                       "AFL_MAP_SIZE",
+                       "AFL_MAPSIZE"};
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         unsetenv(v[i]);
 }
@@ -103,9 +106,9 @@ START_TEST(test_errors)
     clear_env();
     fz_cfg_t c;
     char err[256];
-    const char *unknown[] = {"-i", "in", "-o", "out", "-Z", "--", "./t", NULL};
+    const char *unknown[] = {"-i", "in", "-o", "out", "-y", "--", "./t", NULL};
     ck_assert_int_eq(parse(&c, err, unknown), FZ_OPTIONS_BAD);
-    ck_assert_ptr_nonnull(strstr(err, "-Z"));
+    ck_assert_ptr_nonnull(strstr(err, "-y"));
     const char *notnum[] = {"-i", "in", "-o", "out", "-t", "fast", "--", "./t", NULL};
     ck_assert_int_eq(parse(&c, err, notnum), FZ_OPTIONS_BAD);
     ck_assert_ptr_nonnull(strstr(err, "fast"));
@@ -289,6 +292,69 @@ START_TEST(test_dicts_and_until_crash)
 }
 END_TEST
 
+/* Issue 23: afl-fuzz's -p, -a, -G, -z are honoured; its options fz does
+ * not honour are accepted with a note each (never an error, never silent);
+ * AFL_MAP_SIZE is read and checked. */
+START_TEST(test_afl_options)
+{
+    clear_env();
+    fz_cfg_t c;
+    char err[256];
+    const char *sched[] = {"-i", "in", "-o", "out", "-p", "quad", "-a", "text", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, sched), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.schedule, FZ_SCHED_QUAD);
+    ck_assert_str_eq(c.schedule_name, "quad");
+    ck_assert_int_eq(c.input_text, 1);
+    ck_assert_int_eq(c.n_afl_notes, 0);
+    const char *names[] = {"fast", "explore", "exploit", "coe", "lin", "quad", "mmopt", "rare",
+                           "seek"};
+    for (int k = 0; k < 9; k++) {
+        const char *a[] = {"-i", "in", "-o", "out", "-p", names[k], "./t", NULL};
+        ck_assert_int_eq(parse(&c, err, a), FZ_OPTIONS_OK);
+        ck_assert_str_eq(c.schedule_name, names[k]);
+    }
+    const char *dflt[] = {"-i", "in", "-o", "out", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, dflt), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.schedule, FZ_SCHED_FAST);
+    ck_assert_ptr_null(c.schedule_name);
+    ck_assert_int_eq(c.input_text, 0);
+    ck_assert_uint_eq(c.afl_map_size, 0);
+    const char *badp[] = {"-i", "in", "-o", "out", "-p", "turbo", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, badp), FZ_OPTIONS_BAD);
+    ck_assert_msg(strstr(err, "turbo") && strstr(err, "explore"), "%s", err);
+    const char *bada[] = {"-i", "in", "-o", "out", "-a", "json", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, bada), FZ_OPTIONS_BAD);
+    const char *bin[] = {"-i", "in", "-o", "out", "-a", "binary", "-G", "100", "-z", "./t", NULL};
+    ck_assert_int_eq(parse(&c, err, bin), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.input_text, 0);
+    ck_assert_uint_eq(c.max_len, 100);
+    ck_assert_int_eq(c.det_off, 1);
+
+    const char *afl[] = {"-i", "in", "-o", "out", "-L", "0", "-Z", "-P", "exploit", "-l", "2AT",
+                         "-Q", "-b", "1", "-T", "banner", "--", "./t", "@@", NULL};
+    ck_assert_int_eq(parse(&c, err, afl), FZ_OPTIONS_OK);
+    ck_assert_int_eq(c.target_argc, 2);
+    ck_assert_int_eq(c.n_afl_notes, 6); /* -Z is fz's walk anyway: no note */
+    const char *want[] = {"-L", "-P", "-l", "-Q", "-b", "-T"};
+    for (int k = 0; k < 6; k++) {
+        ck_assert_str_eq(c.afl_flags[k], want[k]);
+        ck_assert_msg(strstr(c.afl_notes[k], "not honoured"), "%s", c.afl_notes[k]);
+    }
+    ck_assert_uint_eq(c.max_len, 0); /* -l 2AT is not a length */
+
+    setenv("AFL_MAP_SIZE", "100000", 1);
+    ck_assert_int_eq(parse(&c, err, dflt), FZ_OPTIONS_OK);
+    ck_assert_uint_eq(c.afl_map_size, 100032); /* rounded up to 64 */
+    setenv("AFL_MAP_SIZE", "lots", 1);
+    ck_assert_int_eq(parse(&c, err, dflt), FZ_OPTIONS_BAD);
+    ck_assert_msg(strstr(err, "AFL_MAP_SIZE"), "%s", err);
+    setenv("AFL_MAP_SIZE", "999999999", 1);
+    ck_assert_int_eq(parse(&c, err, dflt), FZ_OPTIONS_BAD);
+    ck_assert_msg(strstr(err, "limit"), "%s", err);
+    clear_env();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("options");
@@ -301,6 +367,7 @@ int main(void)
     tcase_add_test(tc, test_parallel);
     tcase_add_test(tc, test_jobs);
     tcase_add_test(tc, test_dicts_and_until_crash);
+    tcase_add_test(tc, test_afl_options);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }

@@ -8,6 +8,7 @@
 
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/queue.h"
+#include "fz-fuzz/schedule.h"
 #include "tests/check-run.h"
 
 const char *fz_log_prog = "check_queue";
@@ -158,6 +159,64 @@ START_TEST(test_energy)
 }
 END_TEST
 
+/* -p schedules (queue.h): each moves the energy the way its comment says;
+ * the default (0, fast) is what test_energy checks. */
+START_TEST(test_schedules)
+{
+    fz_queue_t q;
+    fz_queue_init(&q, 16);
+    uint32_t rare[] = {1, 9};
+    uint32_t common[] = {1, 2};
+    add(&q, 4, 10, rare, 2);
+    for (int i = 0; i < 20; i++)
+        add(&q, 4, 10, common, 2);
+    fz_queue_cull(&q);
+    fz_entry_t *r = q.e[0], *c = q.e[1], *newest = q.e[20];
+    r->was_fuzzed = c->was_fuzzed = newest->was_fuzzed = 1;
+    r->turns = 17;
+    q.schedule = FZ_SCHED_FAST;
+    uint32_t fast_r = fz_queue_energy(&q, r), fast_c = fz_queue_energy(&q, c);
+    ck_assert_uint_eq(fast_r, FZ_ENERGY_BASE / 2);
+    /* explore: no cut for the turns. */
+    q.schedule = FZ_SCHED_EXPLORE;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_BASE);
+    /* exploit: the same for everyone. */
+    q.schedule = FZ_SCHED_EXPLOIT;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_BASE);
+    ck_assert_uint_eq(fz_queue_energy(&q, c), FZ_ENERGY_BASE);
+    /* coe: above the mean reach -> the minimum; the rare entry as fast. */
+    q.schedule = FZ_SCHED_COE;
+    ck_assert_uint_eq(fz_queue_energy(&q, c), FZ_ENERGY_MIN);
+    ck_assert_uint_eq(fz_queue_energy(&q, r), fast_r);
+    /* lin / quad grow with the turns (18 turns, rarity 1). */
+    q.schedule = FZ_SCHED_LIN;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_MAX);
+    r->turns = 0;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_BASE);
+    r->turns = 1;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), 2 * FZ_ENERGY_BASE);
+    q.schedule = FZ_SCHED_QUAD;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_MAX); /* 4x the base, capped */
+    ck_assert_uint_eq(fz_queue_energy(&q, c), FZ_ENERGY_MIN);  /* 4 / 21 of it */
+    /* mmopt: the newest entry gets the most. */
+    q.schedule = FZ_SCHED_MMOPT;
+    ck_assert_uint_eq(fz_queue_energy(&q, newest), FZ_ENERGY_MAX);
+    ck_assert_uint_eq(fz_queue_energy(&q, c), fast_c);
+    /* rare: the only entry on an edge gets the most, common ones the least. */
+    q.schedule = FZ_SCHED_RARE;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_MAX);
+    ck_assert_uint_eq(fz_queue_energy(&q, c), FZ_ENERGY_MIN);
+    /* seek: no boost for a new entry. */
+    r->was_fuzzed = 0;
+    r->turns = 0;
+    q.schedule = FZ_SCHED_FAST;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), 2 * FZ_ENERGY_BASE);
+    q.schedule = FZ_SCHED_SEEK;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_BASE);
+    fz_queue_free(&q);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("queue");
@@ -167,6 +226,7 @@ int main(void)
     tcase_add_test(tc, test_favored);
     tcase_add_test(tc, test_no_coverage_walks_all);
     tcase_add_test(tc, test_energy);
+    tcase_add_test(tc, test_schedules);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }

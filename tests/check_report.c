@@ -76,7 +76,16 @@ START_TEST(test_plot_empty)
     ck_assert_int_eq(fz_plot_parse(hdr, strlen(hdr), &p, err, sizeof err), -1);
     ck_assert_str_eq(err, "no data rows yet");
     ck_assert_int_eq(fz_plot_parse("1, 2, 3\n", 8, &p, err, sizeof err), -1);
-    ck_assert_ptr_nonnull(strstr(err, "3 fields"));
+    ck_assert_ptr_nonnull(strstr(err, "1 line(s) skipped"));
+    /* A garbage first line (issue 26) is skipped and counted; the rows
+     * after it still chart. */
+    const char *g = "garbage!!\n"
+                    "1, 0, 0, 1, 0, 0.0%, 0, 0, 0, 0, 100.0\n"
+                    "2, 0, 0, 1, 0, 0.0%, 0, 0, 0, 0, 150.0\n";
+    ck_assert_int_eq(fz_plot_parse(g, strlen(g), &p, err, sizeof err), 0);
+    ck_assert_uint_eq(p.rows, 2);
+    ck_assert_uint_eq(p.bad_lines, 1);
+    fz_plot_free(&p);
 }
 END_TEST
 
@@ -159,19 +168,50 @@ START_TEST(test_cov_lcov)
 }
 END_TEST
 
-static char *chart(const double *x, const double *y, size_t n)
+static char *chart_from(const double *x, const double *y, size_t n, int from_data)
 {
     char *buf;
     size_t len;
     FILE *f = open_memstream(&buf, &len);
     fz_svg_series_t s = {"a<b", x, y, n, 0};
-    fz_svg_chart_t c = {"t", "", &s, 1};
+    fz_svg_chart_t c = {"t", "", &s, 1, from_data};
     fz_svg_chart(f, &c);
     fclose(f);
     char *copy = strdup(buf); /* GCC 12 takes open_memstream's buffer for a local */
     free(buf);
     return copy;
 }
+
+static char *chart(const double *x, const double *y, size_t n)
+{
+    return chart_from(x, y, n, 0);
+}
+
+/* Issue 23: the edges chart's y axis starts near the data, not at 0; a
+ * series of one row is drawn as a dot. */
+START_TEST(test_svg_axis_and_point)
+{
+    double x[] = {0, 5, 10}, y[] = {247, 250, 260};
+    char *svg = chart_from(x, y, 3, 1);
+    ck_assert_msg(strstr(svg, "text-anchor=\"end\" font-size=\"11\">245<"), "%s", svg);
+    ck_assert_ptr_null(strstr(svg, "text-anchor=\"end\" font-size=\"11\">0<"));
+    free(svg);
+    svg = chart_from(x, y, 3, 0); /* the other charts still start at 0 */
+    ck_assert_ptr_nonnull(strstr(svg, "text-anchor=\"end\" font-size=\"11\">0<"));
+    ck_assert_ptr_null(strstr(svg, "<circle"));
+    free(svg);
+    double x1[] = {3}, y1[] = {81};
+    svg = chart_from(x1, y1, 1, 1);
+    ck_assert_msg(strstr(svg, "<circle class=\"point\""), "%s", svg);
+    ck_assert_ptr_null(strstr(svg, "nan"));
+    free(svg);
+    double z[] = {0};
+    svg = chart_from(x1, z, 1, 1); /* a zero value: the axis from 0 */
+    ck_assert_ptr_nonnull(strstr(svg, "<circle class=\"point\""));
+    ck_assert_ptr_null(strstr(svg, "nan"));
+    free(svg);
+}
+END_TEST
 
 START_TEST(test_svg_numbers)
 {
@@ -211,6 +251,7 @@ int main(void)
     tcase_add_test(tc, test_cov_gcov_json);
     tcase_add_test(tc, test_cov_lcov);
     tcase_add_test(tc, test_svg_numbers);
+    tcase_add_test(tc, test_svg_axis_and_point);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include "core/fileio.h"
@@ -27,6 +28,12 @@ typedef struct {
     double start; /* unix time the instance started (0: unknown) */
     char note[256];
     int ok;
+    /* From the queue's file names, for the corpus total: entries imported
+     * from other instances (",sync:"), each at the time of the own find
+     * before it (a synced name has no time: field), and the seeds. */
+    double *imported; /* seconds, ascending */
+    size_t n_imported;
+    double seeds;
 } plot_inst_t;
 
 /* What the charts show, and how the instances add up: a sum for rates and
@@ -84,6 +91,66 @@ static void load(plot_inst_t *pi)
     free(stats);
 }
 
+/* The time: field of a queue file name in seconds, or -1 without one. */
+static double name_time(const char *name)
+{
+    const char *t = strstr(name, ",time:");
+    return t ? strtod(t + 6, NULL) / 1000.0 : -1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Reads the queue's names (never a file: names are all it needs) into
+ * pi->imported and pi->seeds.  A missing queue leaves both empty. */
+static void load_queue(plot_inst_t *pi)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/queue", pi->inst->dir);
+    DIR *d = opendir(path);
+    if (!d)
+        return;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "id:", 3) != 0)
+            continue;
+        if (n == cap && !(names = realloc(names, (cap = cap ? 2 * cap : 256) * sizeof *names)))
+            fz_die("out of memory");
+        if (!(names[n++] = strdup(e->d_name)))
+            fz_die("out of memory");
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_str); /* id order: ids are zero-padded */
+    pi->imported = malloc((n ? n : 1) * sizeof *pi->imported);
+    if (!pi->imported)
+        fz_die("out of memory");
+    double last = 0;
+    for (size_t i = 0; i < n; i++) {
+        double t = name_time(names[i]);
+        if (t >= 0)
+            last = t;
+        if (strstr(names[i], ",sync:"))
+            pi->imported[pi->n_imported++] = last;
+        else if (strstr(names[i], ",orig:"))
+            pi->seeds++;
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* Imports of an instance at or before t (its own clock). */
+static double imported_by(const plot_inst_t *pi, double t)
+{
+    size_t k = 0;
+    while (k < pi->n_imported && pi->imported[k] <= t)
+        k++;
+    return (double)k;
+}
+
 /* The value of a step function (the instance's rows) at time t: the last
  * row at or before t; 0 before the first.  A rate stops at the last row. */
 static double value_at(const fz_plot_t *p, fz_plot_col_t c, double t, size_t *cursor, int rate)
@@ -124,7 +191,9 @@ static size_t total(plot_inst_t *pi, int n, const chart_spec_t *cs, double t0, d
             x[u++] = x[r];
     size_t cursor[n];
     memset(cursor, 0, sizeof cursor);
+    int corpus = cs->col == FZ_PLOT_CORPUS;
     for (size_t r = 0; r < u; r++) {
+        double seeds = 0;
         y[r] = 0;
         for (int i = 0; i < n; i++) {
             if (!pi[i].ok || !pi[i].plot.col[cs->col])
@@ -132,8 +201,19 @@ static size_t total(plot_inst_t *pi, int n, const chart_spec_t *cs, double t0, d
             double off = pi[i].start ? pi[i].start - t0 : 0;
             double v =
                 value_at(&pi[i].plot, cs->col, x[r] - off, &cursor[i], cs->col == FZ_PLOT_EPS);
+            if (corpus && v > 0) {
+                /* Each instance's own finds: what it imported is another's
+                 * find, and the seeds are everyone's (counted once below),
+                 * as the -j status line counts. */
+                v -= imported_by(&pi[i], x[r] - off) + pi[i].seeds;
+                if (v < 0)
+                    v = 0;
+                if (pi[i].seeds > seeds)
+                    seeds = pi[i].seeds;
+            }
             y[r] = cs->take_max ? (v > y[r] ? v : y[r]) : y[r] + v;
         }
+        y[r] += seeds;
     }
     *tx = x;
     *ty = y;
@@ -163,7 +243,10 @@ static void chart(FILE *f, plot_inst_t *pi, int n, const chart_spec_t *cs, doubl
     double *tx = NULL, *ty = NULL;
     if (have > 1) {
         size_t m = total(pi, n, cs, t0, &tx, &ty);
-        s[ns++] = (fz_svg_series_t){cs->take_max ? "best instance" : "total", tx, ty, m, 1};
+        s[ns++] = (fz_svg_series_t){cs->take_max                 ? "best instance"
+                                    : cs->col == FZ_PLOT_CORPUS ? "total (own finds)"
+                                                                : "total",
+                                    tx, ty, m, 1};
     }
     if (!have) {
         fprintf(f,
@@ -172,7 +255,10 @@ static void chart(FILE *f, plot_inst_t *pi, int n, const chart_spec_t *cs, doubl
                 cs->title, fz_plot_col_name(cs->col));
         return;
     }
-    fz_svg_chart(f, &(fz_svg_chart_t){cs->title, cs->unit, s, (size_t)ns});
+    /* Edges only grow, from the seeds' count: an axis from 0 would flatten
+     * the curve into a line at the top. */
+    fz_svg_chart(f, &(fz_svg_chart_t){cs->title, cs->unit, s, (size_t)ns,
+                                      cs->col == FZ_PLOT_EDGES});
     for (int i = 0; i < n; i++)
         free(shifted[i]);
     free(tx);
@@ -221,8 +307,9 @@ static void page(FILE *f, const char *out, plot_inst_t *pi, int n)
     for (size_t c = 0; c < sizeof CHARTS / sizeof CHARTS[0]; c++)
         chart(f, pi, n, &CHARTS[c], t0);
     fputs("</div>\n<p>Values are the instances' last plot_data rows; "
-          "a total adds the instances up on the campaign's clock (edges: the best "
-          "instance, since instances share most of theirs).</p>\n",
+          "a total adds the instances up on the campaign's clock (corpus: each instance's "
+          "own finds, imports left out and the seeds counted once, as the -j status line "
+          "counts; edges: the best instance, since instances share most of theirs).</p>\n",
           f);
     fz_html_end(f);
 }
@@ -247,6 +334,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         pi[i].inst = &list[i];
         load(&pi[i]);
+        load_queue(&pi[i]);
         ok += pi[i].ok;
         if (pi[i].note[0])
             fz_warn("%s: %s", pi[i].inst->dir, pi[i].note);
@@ -264,8 +352,10 @@ int main(int argc, char **argv)
     if (fz_file_write_atomic(path, html, len, 0644))
         fz_die("cannot write '%s': %m; check that the directory is writable", path);
     printf("fz-plot: %s: %d instance(s), %d with data\n", path, n, ok);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         fz_plot_free(&pi[i].plot);
+        free(pi[i].imported);
+    }
     fz_campaign_free(list, n);
     free(html);
     free(path);

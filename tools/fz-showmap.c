@@ -88,6 +88,9 @@ int main(int argc, char **argv)
     if (!out || optind >= argc)
         usage();
     cfg.argv = argv + optind;
+    char err[512] = "";
+    if (strcmp(out, "-") != 0 && fz_file_out_check(out, NULL, -1, err, sizeof err))
+        fz_die("%s", err);
 
     size_t len;
     uint8_t *buf = fz_file_read_fd(0, 0, &len);
@@ -95,7 +98,6 @@ int main(int argc, char **argv)
         fz_die("cannot read the input from stdin: %m");
 
     fz_exec_t x;
-    char err[512] = "";
     if (fz_exec_start(&x, &cfg, FZ_EXEC_RAW, err, sizeof err))
         fz_die("%s", err);
     fz_exec_rec_t rec;

@@ -21,12 +21,14 @@ const char *fz_log_prog = "fz-tmin";
 
 static void usage(void)
 {
-    fprintf(stderr,
-            "usage: fz-tmin -i IN -o OUT [-t MS] [-m MB] [-x] [-E N] [-q] -- ./target [args, @@]\n"
-            "  shrinks IN keeping its crash (same signal; -x: any crash) or, if it does not\n"
-            "  crash, its coverage; writes the result to OUT\n"
-            "  -t MS  per-run timeout (1000)   -m MB  memory limit   -E N  at most N runs\n"
-            "exit: 0 done, 1 error\n");
+    fprintf(
+        stderr,
+        "usage: fz-tmin -i IN -o OUT [-F] [-t MS] [-m MB] [-x] [-E N] [-q] -- ./target [args, @@]\n"
+        "  shrinks IN keeping its crash (same signal; -x: any crash) or, if it does not\n"
+        "  crash, its coverage; writes the result to OUT, which must not exist\n"
+        "  (-F: overwrite it, even when it is IN; a symlink is always refused)\n"
+        "  -t MS  per-run timeout (1000)   -m MB  memory limit   -E N  at most N runs\n"
+        "exit: 0 done, 1 error\n");
     exit(FZ_EXIT_ERROR);
 }
 
@@ -80,9 +82,9 @@ int main(int argc, char **argv)
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
     const char *in = NULL, *out = NULL;
-    int any_crash = 0, quiet = 0, c;
+    int any_crash = 0, quiet = 0, force = 0, c;
     uint64_t max_execs = 0;
-    while ((c = getopt(argc, argv, "+i:o:t:m:xE:qh")) != -1) {
+    while ((c = getopt(argc, argv, "+i:o:t:m:xE:qFh")) != -1) {
         switch (c) {
         case 'i':
             in = optarg;
@@ -99,6 +101,9 @@ int main(int argc, char **argv)
         case 'q':
             quiet = 1;
             break;
+        case 'F':
+            force = 1;
+            break;
         default:
             if (!fz_opt_exec(c, optarg, &cfg))
                 usage();
@@ -107,6 +112,9 @@ int main(int argc, char **argv)
     if (!in || !out || optind >= argc)
         usage();
     cfg.argv = argv + optind;
+    char err[512] = "";
+    if (fz_file_out_check(out, in, force, err, sizeof err))
+        fz_die("%s", err);
 
     size_t len;
     uint8_t *buf = fz_file_read(in, 0, 0, &len);
@@ -119,7 +127,6 @@ int main(int argc, char **argv)
                FZ_MAX_INPUT);
 
     fz_exec_t x;
-    char err[512] = "";
     if (fz_exec_start(&x, &cfg, 0, err, sizeof err))
         fz_die("%s", err);
     uint8_t *want = calloc(1, x.map_size ? x.map_size : 1);

@@ -45,6 +45,10 @@ grep -q "disk full while writing" mid.log || { cat mid.log; cleanup; fail "no di
 execs=$(stat_of small/out execs_done)
 ok "disk full after a crash: exit 3, saved_crashes 1 and $execs execs in fuzzer_stats"
 [ -z "$(ls -A small/out/default | grep '^\.fz-tmp')" ] || { cleanup; fail "a temp file was left in -o"; }
+# A resume while the disk is still full re-runs the saved crash first:
+# exit 3, which the crash still gives, not 1 (issue 26 pt 7).
+expect "resume while the disk is still full" 3 "1 still crash" fz-fuzz -q -s 1 -E 300 -i - -o small/out -- ./ft crash @@
+grep -q "disk full" both.log || { cat both.log; cleanup; fail "the resume on a full disk does not say so"; }
 rm small/filler
 expect "resume after the disk was full" 3 "1 still crash" fz-fuzz -q -s 1 -E 300 -i - -o small/out -- ./ft crash @@
 [ "$(stat_of small/out execs_done)" -ge "$execs" ] || { cleanup; fail "the resume lost executions"; }

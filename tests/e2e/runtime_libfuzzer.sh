@@ -20,8 +20,9 @@ RT_INIT_LOG=$T/inits RT_FORK_LOG=$T/forks "$FZ_BIN/fz-fuzz" -q -i seeds -o out -
 crash=$(ls out/default/crashes/id:* 2>/dev/null | head -n 1)
 [ -n "$crash" ] || fail "exit 3 but nothing in out/default/crashes/"
 [ "$(head -c 3 "$crash")" = "LF!" ] || fail "crash file does not start with LF!"
-./harness "$crash" >/dev/null 2>&1
-[ $? = 134 ] || fail "the saved crash does not reproduce with ./harness FILE"
+./harness "$crash" >/dev/null 2>rep.err
+[ $? = 77 ] || fail "the saved crash does not reproduce with ./harness FILE (want libFuzzer's exit 77)"
+grep -q '^SUMMARY: libFuzzer: deadly signal' rep.err || fail "reproducing the crash printed no SUMMARY line"
 
 execs=$(awk -F' *: *' '$1=="execs_done"{print $2}' out/default/fuzzer_stats)
 inits=$(wc -l <inits)

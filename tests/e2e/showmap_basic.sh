@@ -37,8 +37,9 @@ fz-showmap -q -e -o edges -- ./branches <in1 || fail "-e failed"
 grep -qv ':1$' edges && fail "-e printed a count"
 ok "stdin delivery, -o -, -r, -e"
 
-# -o naming something that is not a regular file is written in place: a
-# FIFO (or /dev/null) stays what it is, a symlink stays a link to its file.
+# -o naming a device or FIFO is written in place: a FIFO (or /dev/null)
+# stays what it is.  A symlink is refused (issue 26: a tool never writes
+# through a link, which may point anywhere; faults_tools.sh).
 mkfifo fifo
 timeout 60 cat fifo >from_fifo &  # bounded: a replaced FIFO never gets a writer
 fz-showmap -q -o fifo -- ./branches <in1 || fail "-o FIFO failed"
@@ -46,9 +47,9 @@ fz-showmap -q -o fifo -- ./branches <in1 || fail "-o FIFO failed"
 wait
 cmp -s from_fifo m1s || fail "-o FIFO: the reader did not get the map"
 : >real && ln -s real link
-fz-showmap -q -o link -- ./branches <in1 || fail "-o symlink failed"
-[ -L link ] && cmp -s real m1s || fail "-o symlink replaced the link instead of writing its file"
-ok "-o FIFO and -o symlink written in place"
+fz-showmap -q -o link -- ./branches <in1 2>/dev/null && fail "-o symlink was accepted"
+[ -L link ] && [ ! -s real ] || fail "-o symlink: the link or its file changed"
+ok "-o FIFO written in place, -o symlink refused"
 
 printf 'xxBUG!xx' >crash
 fz-showmap -q -o mc -- ./magic @@ <crash

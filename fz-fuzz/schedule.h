@@ -1,0 +1,56 @@
+/*
+ * schedule.h - the power schedules of -p: AFL++'s names mapped onto fz's
+ * energy rule (fz_queue_energy in queue.c, whose rule is "fast"; queue.h
+ * describes it).  docs/options.md says the same for users.  AFL++'s
+ * schedules also change how it picks the next entry; fz's walk stays the
+ * round-robin of queue.h whatever -p says, so only the energy changes.
+ *  fast    (the default) queue.h's rule: the rarer an entry's rarest edge,
+ *          the more candidates; new and favored entries get more, entries
+ *          fuzzed over 16 times less.
+ *  explore the same without the cut for entries fuzzed many times: steady
+ *          effort on every entry.
+ *  exploit AFL's original constant energy: every entry gets
+ *          FZ_ENERGY_BASE, whatever it reaches or how often it ran.
+ *  coe     cut-off exponential: an entry whose rarest edge is reached by
+ *          more entries than the queue's mean gets FZ_ENERGY_MIN; the others
+ *          as fast.
+ *  lin     energy grows linearly with the turns an entry has had and falls
+ *          with its rarity count: FZ_ENERGY_BASE x turns / rarity.
+ *  quad    the same with the turns squared.
+ *  mmopt   fast, plus the newest 5% of the queue (at least the newest entry)
+ *          gets FZ_ENERGY_MAX: recent finds are explored at once.
+ *  rare    rarity alone, steeper: an edge only this entry reaches gives
+ *          FZ_ENERGY_MAX, and neither novelty, favor nor turns count.
+ *  seek    fast without the boost for entries never fuzzed yet.
+ * All are counts, never times, so every schedule is reproducible with -s.
+ */
+#ifndef FZ_FUZZ_SCHEDULE_H
+#define FZ_FUZZ_SCHEDULE_H
+
+#include <stdint.h>
+
+enum {
+    FZ_SCHED_FAST = 0,
+    FZ_SCHED_EXPLORE,
+    FZ_SCHED_EXPLOIT,
+    FZ_SCHED_COE,
+    FZ_SCHED_LIN,
+    FZ_SCHED_QUAD,
+    FZ_SCHED_MMOPT,
+    FZ_SCHED_RARE,
+    FZ_SCHED_SEEK,
+    FZ_SCHED_COUNT
+};
+
+struct fz_queue;
+struct fz_entry;
+
+/* The energy of e's turn under q->schedule, in quarters of FZ_ENERGY_BASE
+ * (fz_queue_energy turns it into candidates and keeps it within
+ * FZ_ENERGY_MIN..FZ_ENERGY_MAX).  rarity: the fewest queue entries that
+ * reach one of e's edges (UINT32_MAX without coverage); fast: the fast
+ * schedule's quarters for e. */
+uint64_t fz_schedule_quarters(const struct fz_queue *q, const struct fz_entry *e, uint32_t rarity,
+                              uint64_t fast);
+
+#endif
