@@ -48,6 +48,14 @@
  *         if (&__fz_register_cmp)
  *             __fz_register_cmp (&__fz_cmp_on, &__fz_cmp_base, M);
  *
+ *  3a. Logging copy (the default, unless FZ_CMP_NO_COPY is set or the
+ *     function cannot be copied, see can_version): the whole body is
+ *     copied once, entered when the flag is set, and only the copy is
+ *     hooked, without guards.  Original and copied statements are paired
+ *     skipping labels and debug statements: gimple_duplicate_bb does not
+ *     copy debug binds of labels (with -g -O1 and up, a removed user label
+ *     leaves one), which once made the pairing fail (issue 19).
+ *
  *  5. FZ_NO_CMP set (to anything but "" or "0") when compiling: no hooks,
  *     no variables, no constructor; the module is what it was before
  *     comparison hooks existed.
@@ -753,6 +761,8 @@ struct fz_cmp_pass : gimple_opt_pass {
         static const char *const boundaries[] = {"__fz_persistent_loop", "__afl_persistent_loop",
                                                  "__fz_manual_init", "__afl_manual_init"};
         if (!current_loops || n_basic_blocks_for_fn(fn) > FZ_CMP_VERSION_MAX_BLOCKS)
+            return false;
+        if (!fz_cmp_copy_wanted())
             return false;
         basic_block bb;
         FOR_EACH_BB_FN(bb, fn)

@@ -30,6 +30,9 @@
  *  taken), each site gets its own guard instead:
  *      if (__fz_cmp_on) __fz_cmp_<kind>(__fz_cmp_base + k, ...);
  *
+ *  FZ_CMP_NO_COPY set at compile time: every function gets the per-site
+ *  guards, no copies (cheaper to compile, docs/fz-cc.md "Compile time").
+ *
  *  Module.  Internal i8 __fz_cmp_on and i32 __fz_cmp_base, and a
  *  constructor of priority FZ_CTOR_PRIORITY_REGISTER calling the
  *  extern_weak __fz_register_cmp(&__fz_cmp_on, &__fz_cmp_base, M).  The
@@ -344,7 +347,7 @@ bool calls_run_boundary(Function &F)
 
 bool can_version(Function &F)
 {
-    if (F.isVarArg() || calls_run_boundary(F))
+    if (!fz_cmp_copy_wanted() || F.isVarArg() || calls_run_boundary(F))
         return false;
     for (Argument &A : F.args())
         if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() || A.hasSwiftErrorAttr())

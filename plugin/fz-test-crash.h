@@ -28,4 +28,14 @@ static inline bool fz_test_crash_wanted(const char *part, const char *fn)
     return strncmp(v, part, n) == 0 && v[n] == ':' && strcmp(v + n + 1, fn) == 0;
 }
 
+/* Not a test switch: FZ_CMP_NO_COPY (anything but "" or "0") asks both
+ * plugins for a guard at each comparison site instead of whole-function
+ * logging copies: cheaper to compile, a little slower to run (docs/fz-cc.md,
+ * "Compile time").  Here because both plugins include this header. */
+static inline bool fz_cmp_copy_wanted(void)
+{
+    const char *v = getenv("FZ_CMP_NO_COPY");
+    return !(v && *v && strcmp(v, "0") != 0);
+}
+
 #endif
