@@ -80,6 +80,7 @@ static struct {
     int keep;            /* write artifacts (not in reproduction) */
     int corpus_phase;    /* running the initial corpus */
     long timeout, rss_limit, malloc_limit;
+    long peak_mb;        /* the process's peak RSS after the last run */
     uint64_t start_us, unit_start_us, slowest_us;
     uint64_t runs;
     uint32_t added;
@@ -398,6 +399,7 @@ void __fz_lf_setup(const lf_opts_t *o, int keep)
     lr.timeout = o->timeout > 0 ? o->timeout : LF_DEFAULT_TIMEOUT;
     lr.rss_limit = o->rss_limit_mb;
     lr.malloc_limit = o->malloc_limit_mb > 0 ? o->malloc_limit_mb : o->rss_limit_mb;
+    lr.peak_mb = __fz_lf_rss_mb();
     lr.map = __fz_rt_map_local(&lr.used, &lr.nmods);
     if (lr.map) {
         lr.seen = calloc(lr.used ? lr.used : 1, 1);
@@ -460,6 +462,27 @@ static size_t count_features(size_t *new_edges)
 }
 
 /* Runs one input; returns how many features it added. */
+/* The watcher thread samples the resident size four times a second, so a
+ * run that touches a lot of memory and frees it within a sample is missed
+ * (more often on a loaded machine).  The peak never goes down, so one look
+ * at it after each run catches every run that raised it past the limit;
+ * only a rise during this run counts, so memory the harness took before the
+ * first run is not blamed on an input. */
+static void check_peak_rss(void)
+{
+    if (lr.rss_limit <= 0)
+        return;
+    long peak = __fz_lf_rss_mb();
+    if (peak <= lr.peak_mb)
+        return;
+    lr.peak_mb = peak;
+    if (peak > lr.rss_limit) {
+        char what[96];
+        snprintf(what, sizeof what, "used: %ldMb; limit: %ldMb", peak, lr.rss_limit);
+        oom(what);
+    }
+}
+
 size_t __fz_lf_execute(const uint8_t *data, size_t len, size_t *new_edges)
 {
     uint8_t *copy = malloc(len ? len : 1);
@@ -500,6 +523,7 @@ size_t __fz_lf_execute(const uint8_t *data, size_t len, size_t *new_edges)
     }
     if (took > lr.slowest_us)
         lr.slowest_us = took;
+    check_peak_rss();
     lr.unit = NULL;
     size_t e = 0, f = lr.map ? count_features(&e) : 0;
     if (new_edges)
