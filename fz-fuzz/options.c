@@ -307,41 +307,51 @@ static int check_cfg(fz_cfg_t *cfg, char *err, size_t errlen)
     return FZ_OPTIONS_OK;
 }
 
+/* Which of an fz variable and its AFL++ alias is set (non-empty): 0 or 1,
+ * or -1 for neither; fz's own name wins.  *val gets the text. */
+static int env_pair(const char *const names[2], const char **val)
+{
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(names[i]);
+        if (v && v[0]) {
+            *val = v;
+            return i;
+        }
+    }
+    return -1;
+}
+
 /* FZ_SYNC_SECS (seconds), else AFL++'s AFL_SYNC_TIME (minutes), else the
  * default. */
 static int sync_interval(fz_cfg_t *cfg, char *err, size_t errlen)
 {
-    const char *names[2] = {"FZ_SYNC_SECS", "AFL_SYNC_TIME"};
+    static const char *const names[2] = {"FZ_SYNC_SECS", "AFL_SYNC_TIME"};
+    const char *v;
+    uint64_t n;
+    int i = env_pair(names, &v);
     cfg->sync_secs = FZ_SYNC_SECS_DEFAULT;
-    for (int i = 0; i < 2; i++) {
-        const char *v = getenv(names[i]);
-        uint64_t n;
-        if (!v || !v[0])
-            continue;
-        if (parse_u64(v, UINT32_MAX / 60, &n) != 0)
-            return bad(err, errlen, "%s must be a whole number of %s, not '%s'", names[i],
-                       i ? "minutes" : "seconds", v);
-        cfg->sync_secs = (uint32_t)(i ? n * 60 : n);
-        break;
-    }
+    if (i < 0)
+        return FZ_OPTIONS_OK;
+    if (parse_u64(v, UINT32_MAX / 60, &n) != 0)
+        return bad(err, errlen, "%s must be a whole number of %s, not '%s'", names[i],
+                   i ? "minutes" : "seconds", v);
+    cfg->sync_secs = (uint32_t)(i ? n * 60 : n);
     return FZ_OPTIONS_OK;
 }
 
 /* FZ_HANG_TMOUT, else AFL++'s AFL_HANG_TMOUT (both milliseconds). */
 static int hang_timeout(fz_cfg_t *cfg, char *err, size_t errlen)
 {
-    const char *names[2] = {"FZ_HANG_TMOUT", "AFL_HANG_TMOUT"};
-    for (int i = 0; i < 2; i++) {
-        const char *v = getenv(names[i]);
-        uint64_t n;
-        if (!v || !v[0])
-            continue;
-        if (parse_u64(v, UINT32_MAX, &n) != 0 || n == 0)
-            return bad(err, errlen, "%s must be a positive number of milliseconds, not '%s'",
-                       names[i], v);
-        cfg->hang_ms = (uint32_t)n;
-        break;
-    }
+    static const char *const names[2] = {"FZ_HANG_TMOUT", "AFL_HANG_TMOUT"};
+    const char *v;
+    uint64_t n;
+    int i = env_pair(names, &v);
+    if (i < 0)
+        return FZ_OPTIONS_OK;
+    if (parse_u64(v, UINT32_MAX, &n) != 0 || n == 0)
+        return bad(err, errlen, "%s must be a positive number of milliseconds, not '%s'",
+                   names[i], v);
+    cfg->hang_ms = (uint32_t)n;
     return FZ_OPTIONS_OK;
 }
 
@@ -351,23 +361,20 @@ static int hang_timeout(fz_cfg_t *cfg, char *err, size_t errlen)
  * (fz-cc's, afl-cc's) gets the map it asks for whatever this says. */
 static int afl_map_size(fz_cfg_t *cfg, char *err, size_t errlen)
 {
-    const char *names[2] = {"AFL_MAP_SIZE", "AFL_MAPSIZE"};
-    for (int i = 0; i < 2; i++) {
-        const char *v = getenv(names[i]);
-        uint64_t n;
-        if (!v || !v[0])
-            continue;
-        if (parse_u64(v, UINT32_MAX, &n) != 0 || n == 0)
-            return bad(err, errlen, "%s must be a positive number of bytes, not '%s'", names[i],
-                       v);
-        if (n > FZ_MAP_SIZE_MAX)
-            return bad(err, errlen, "%s=%s is over fz's map limit of %u bytes; use at most that",
-                       names[i], v, FZ_MAP_SIZE_MAX);
-        if (n < FZ_MAP_SIZE_MIN)
-            n = FZ_MAP_SIZE_MIN;
-        cfg->afl_map_size = (uint32_t)((n + FZ_MAP_SIZE_MIN - 1) & ~(uint64_t)(FZ_MAP_SIZE_MIN - 1));
-        break;
-    }
+    static const char *const names[2] = {"AFL_MAP_SIZE", "AFL_MAPSIZE"};
+    const char *v;
+    uint64_t n;
+    int i = env_pair(names, &v);
+    if (i < 0)
+        return FZ_OPTIONS_OK;
+    if (parse_u64(v, UINT32_MAX, &n) != 0 || n == 0)
+        return bad(err, errlen, "%s must be a positive number of bytes, not '%s'", names[i], v);
+    if (n > FZ_MAP_SIZE_MAX)
+        return bad(err, errlen, "%s=%s is over fz's map limit of %u bytes; use at most that",
+                   names[i], v, FZ_MAP_SIZE_MAX);
+    if (n < FZ_MAP_SIZE_MIN)
+        n = FZ_MAP_SIZE_MIN;
+    cfg->afl_map_size = (uint32_t)((n + FZ_MAP_SIZE_MIN - 1) & ~(uint64_t)(FZ_MAP_SIZE_MIN - 1));
     return FZ_OPTIONS_OK;
 }
 
