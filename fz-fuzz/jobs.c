@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -506,10 +507,44 @@ static int finish(fz_state_t *st, fz_jobs_shared_t *sh, uint64_t start)
     return failed ? FZ_EXIT_JOB_LOST : FZ_EXIT_OK;
 }
 
+/* Whether instance I of a -j campaign (main, sec1, ...) has a queue in the
+ * output directory; a link there is not the instance's own, so not one. */
+static int instance_has_queue(const fz_cfg_t *cfg, uint32_t i)
+{
+    char q[4096];
+    struct stat sb;
+    if (i == 0)
+        snprintf(q, sizeof q, "%s/main/queue", cfg->out_root);
+    else
+        snprintf(q, sizeof q, "%s/sec%u/queue", cfg->out_root, i);
+    return lstat(q, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* Resuming (-i -) with another -j than the campaign ran with: say so before
+ * any instance starts, instead of letting the new ones fail one by one with
+ * "nothing to resume" and the summary call them DIED. */
+static void check_resume_count(const fz_cfg_t *cfg, uint32_t n)
+{
+    if (strcmp(cfg->in_dir, "-") != 0)
+        return;
+    uint32_t had = 0;
+    while (had < FZ_JOBS_MAX && instance_has_queue(cfg, had))
+        had++;
+    if (!had || had >= n)
+        return;
+    char names[32] = "main";
+    if (had > 1)
+        snprintf(names, sizeof names, "main..sec%u", had - 1);
+    fz_die("'%s' holds a -j %u campaign (%s), and -j %u would start instances with nothing "
+           "to resume; resume it with -j %u, or add fuzzers with -S NAME -i SEEDS",
+           cfg->out_root, had, names, n, had);
+}
+
 int fz_jobs_run(fz_state_t *st, int argc, char **argv, fz_jobs_campaign_fn campaign)
 {
     int cpus[FZ_JOBS_MAX], n_cpus;
     uint32_t n = job_count(&st->cfg, cpus, &n_cpus);
+    check_resume_count(&st->cfg, n);
     fz_jobs_shared_t *sh =
         mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED)

@@ -57,9 +57,12 @@ FZ_AUTORESUME=1 expect "FZ_AUTORESUME with a new -i" 3 "seed(s) in 'more' are no
 expect "-f in queue/" 1 "is inside the campaign's queue/" run -E 300 -i - -o c -f "$T/c/default/queue/cur" -- ./ft crash @@
 [ -e c/default/queue/cur ] && fail "-f left its file in queue/"
 
-# A -j 2 campaign resumed without -j: its instances named.
+# A -j 2 campaign resumed without -j: its instances named;
 run -j 2 -E 600 -i seeds -o jj -- ./ft crash @@ >/dev/null 2>&1
 expect "resume -j 2 without -j" 1 "holds the instances" run -E 300 -i - -o jj -- ./ft crash @@
+# ... and with more instances than it had: refused before any starts.
+expect "resume -j 2 with -j 3" 1 "holds a -j 2 campaign (main..sec1), and -j 3" run -j 3 -E 300 -i - -o jj -- ./ft crash @@
+[ -e jj/sec2 ] && fail "resuming with -j 3 started a third instance"
 
 # Strict yes-or-no variables.
 FZ_NO_CMPLOG=no expect "FZ_NO_CMPLOG=no" 0 "comparison feedback: on" fz-fuzz -s 1 -E 100 -i seeds -o b1 -- ./ft alloc @@
