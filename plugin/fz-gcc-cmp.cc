@@ -88,6 +88,8 @@
 #include "builtins.h"
 #include "gimplify.h"
 #include "diagnostic-core.h"
+#include "ggc.h"
+#include "gtype-desc.h"
 
 #include "fz-gcc-cmp.h"
 
@@ -123,6 +125,24 @@ fz_cmp_state *fz_cmp_new(bool enabled, fz_cmp_skip_fn skip, void *user)
     st->skip = skip;
     st->user = user;
     return st;
+}
+
+/* The trees kept from one function to the next (spec 4's variables, the
+ * hook and mark declarations) are GC roots: nothing else refers to them
+ * until the unit ends, and GCC collects garbage between functions (in a
+ * big unit like sqlite3.c, mostly with -g), reusing their memory for
+ * other nodes (issue 19: ICEs in later passes, a different one each run).
+ * The table lives as long as the compiler. */
+void fz_cmp_register_roots(fz_cmp_state *st, const char *plugin_name)
+{
+    ggc_root_tab *roots = new ggc_root_tab[5]{
+        {&st->flag, 1, sizeof(tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
+        {&st->base, 1, sizeof(tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
+        {&st->hooks[0], FZ_HOOK_N, sizeof(tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
+        {&st->mark, 1, sizeof(tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
+        LAST_GGC_ROOT_TAB,
+    };
+    register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL, roots);
 }
 
 void fz_cmp_free(fz_cmp_state *st)

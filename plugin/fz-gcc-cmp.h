@@ -16,6 +16,9 @@ typedef bool (*fz_cmp_skip_fn)(void *user, function *fn, basic_block bb);
  * (FZ_NO_CMP), but the pass may still be registered. */
 fz_cmp_state *fz_cmp_new(bool enabled, fz_cmp_skip_fn skip, void *user);
 
+/* Registers the trees the state keeps across functions as GC roots. */
+void fz_cmp_register_roots(fz_cmp_state *st, const char *plugin_name);
+
 /* The GIMPLE pass that hooks the comparisons of each function; run it
  * after the edge pass so the blocks it adds get no counters. */
 opt_pass *fz_cmp_pass_new(gcc::context *ctx, fz_cmp_state *st);

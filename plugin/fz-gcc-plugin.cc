@@ -143,6 +143,8 @@
 #include "langhooks.h"
 #include "diagnostic-core.h"
 #include "output.h"
+#include "ggc.h"
+#include "gtype-desc.h"
 
 #include "fz-gcc-cmp.h"
 
@@ -789,6 +791,21 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
     cmp_info.pos_op = PASS_POS_INSERT_AFTER;
 
     register_callback(info->base_name, PLUGIN_INFO, NULL, &fz_plugin_info);
+    /* __fz_area and the counter type live from the first function to the
+     * end of the unit with nothing of GCC's pointing at them: without a
+     * root, the collector GCC runs between functions frees them and their
+     * memory comes back as other nodes (issue 19: sqlite3.c -g -O2 died
+     * in make_ssa_name_fn, in reload or in recog, a different function
+     * each run).  Roots for the comparison hooks' trees, likewise. */
+    static ggc_root_tab roots[3] = {
+        {NULL, 1, sizeof(tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
+        {NULL, 1, sizeof(tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
+        LAST_GGC_ROOT_TAB,
+    };
+    roots[0].base = &st->area;
+    roots[1].base = &st->ctr_type;
+    register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL, roots);
+    fz_cmp_register_roots(st->cmp, info->base_name);
     register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass_info);
     register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &cmp_info);
     /* Switches are marked before GCC lowers them into compares. */
