@@ -68,6 +68,10 @@ typedef struct {
 void __fz_lf_init(int *argc, char ***argv) LF_FRAME(10, Initialize);
 void __fz_lf_setup(const lf_opts_t *o, int keep_artifacts);
 void __fz_lf_rss_thread(void);
+/* A detached thread running FN with every signal blocked. */
+void __fz_lf_watcher(void *(*fn)(void *));
+/* The process's resident size now, in MiB (0 if unknown). */
+long __fz_lf_rss_now_mb(void);
 size_t __fz_lf_execute(const uint8_t *data, size_t len, size_t *new_edges)
     LF_FRAME(15, ExecuteCallback);
 int __fz_lf_reproduce(const lf_opts_t *o, const char *argv0) LF_FRAME(10, RunOneTest);

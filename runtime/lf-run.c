@@ -320,7 +320,7 @@ static void on_free(const volatile void *p)
         __atomic_add_fetch(&lr.frees, 1, __ATOMIC_RELAXED);
 }
 
-static long rss_now_mb(void)
+long __fz_lf_rss_now_mb(void)
 {
     int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
     char buf[128];
@@ -342,7 +342,7 @@ static void *rss_watch(void *arg)
     (void)arg;
     for (;;) {
         usleep(250 * 1000);
-        long mb = rss_now_mb();
+        long mb = __fz_lf_rss_now_mb();
         if (lr.running && mb > lr.rss_limit) {
             char what[96];
             snprintf(what, sizeof what, "used: %ldMb; limit: %ldMb", mb, lr.rss_limit);
@@ -375,12 +375,17 @@ void __fz_lf_rss_thread(void)
 {
     if (lr.rss_limit <= 0)
         return;
-    /* The watcher takes no signal: they all go to the runs' thread. */
+    __fz_lf_watcher(rss_watch);
+}
+
+void __fz_lf_watcher(void *(*fn)(void *))
+{
+    /* A watcher takes no signal: they all go to the runs' thread. */
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old);
     pthread_t t;
-    if (pthread_create(&t, NULL, rss_watch, NULL) == 0)
+    if (pthread_create(&t, NULL, fn, NULL) == 0)
         pthread_detach(t);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
@@ -556,7 +561,7 @@ void __fz_lf_status(const char *what, size_t corp_n, size_t corp_bytes, uint64_t
     uint64_t secs = (now_us() - lr.start_us) / 1000000;
     fprintf(stderr, "#%llu\t%-6s cov: %zu ft: %zu corp: %zu/%zub exec/s: %llu rss: %ldMb\n",
             (unsigned long long)runs, what, lr.cov, lr.ft, corp_n, corp_bytes,
-            (unsigned long long)(secs ? runs / secs : 0), rss_now_mb());
+            (unsigned long long)(secs ? runs / secs : 0), __fz_lf_rss_now_mb());
 }
 
 /* ---- Reproduction: ./harness FILE... ---- */
@@ -668,7 +673,7 @@ long __fz_lf_run_corpus(const lf_opts_t *o, size_t *corp_n, size_t *corp_bytes)
                         "larger than %ld bytes\n", max_len);
     }
     fprintf(stderr, "INFO: seed corpus: files: %zu min: %zub max: %zub total: %zub rss: %ldMb\n", n,
-            mins, maxs, total, rss_now_mb());
+            mins, maxs, total, __fz_lf_rss_now_mb());
     lr.corpus_phase = 1;
     __fz_lf_execute((const uint8_t *)"", 0, NULL);
     for (size_t i = 0; i < n; i++) {

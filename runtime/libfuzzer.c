@@ -91,14 +91,7 @@ static void *ck_rss(void *arg)
     (void)arg;
     for (;;) {
         usleep(100 * 1000);
-        char buf[128];
-        int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-        if (fd >= 0)
-            close(fd);
-        unsigned long size, res;
-        if (n > 0 && (buf[n] = 0, sscanf(buf, "%lu %lu", &size, &res) == 2) &&
-            (long)((res * (unsigned long)sysconf(_SC_PAGESIZE)) >> 20) > ck.rss_limit_mb)
+        if (__fz_lf_rss_now_mb() > ck.rss_limit_mb)
             abort();
     }
     return NULL;
@@ -115,15 +108,8 @@ static void checks_start(void)
         __sanitizer_install_malloc_and_free_hooks(ck_malloc, ck_free);
     else
         ck.leaks = 0;
-    if (ck.rss_limit_mb > 0) {
-        sigset_t all, old;
-        sigfillset(&all);
-        pthread_sigmask(SIG_BLOCK, &all, &old);
-        pthread_t t;
-        if (pthread_create(&t, NULL, ck_rss, NULL) == 0)
-            pthread_detach(t);
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-    }
+    if (ck.rss_limit_mb > 0)
+        __fz_lf_watcher(ck_rss);
 }
 
 static void run_one(const uint8_t *data, size_t len) LF_FRAME(7, RunUnit);
