@@ -643,11 +643,6 @@ static void on_crash(int sig, siginfo_t *si, void *ucv)
     raise(sig);
 }
 
-int __fz_rt_crash_is_handler(const void *h)
-{
-    return h == (const void *)on_crash;
-}
-
 /* dl_iterate_phdr's search for a loaded library by file name. */
 struct lib_query {
     const char *name;
@@ -795,6 +790,8 @@ void __fz_rt_crash_install(void)
     cr.page = __fz_rt_diag_page();
     if (!cr.page)
         return;
+    /* The handler installed below is not the program's. */
+    __fz_rt_diag_own_handler((const void *)on_crash);
 #ifndef FZ_UNWIND_OWN
     /* backtrace() loads the unwinder on its first call, which is not
      * async-signal-safe: do it now, once, in the forkserver. */

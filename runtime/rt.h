@@ -105,6 +105,10 @@ FZ_RT_HIDDEN void __fz_rt_diag_exited_in_run(void);
  * tells an exec.  stops: the child may also stop (persistent, SIGSTOP). */
 FZ_RT_HIDDEN void __fz_rt_diag_peek(pid_t child, int stops);
 
+/* The runtime's own crash handler (rt-crash.c registers it): not flagged
+ * as the program's. */
+FZ_RT_HIDDEN void __fz_rt_diag_own_handler(const void *h);
+
 /* rt-diag.c: the page, NULL when fz-fuzz did not name one. */
 FZ_RT_HIDDEN fz_diag_t *__fz_rt_diag_page(void);
 
@@ -120,8 +124,6 @@ FZ_RT_HIDDEN void __fz_rt_crash_note_module(const void *addr);
  * that did not end the process. */
 FZ_RT_HIDDEN void __fz_rt_crash_new_run(void);
 
-/* Non-zero when h is the runtime's crash handler (not the program's). */
-FZ_RT_HIDDEN int __fz_rt_crash_is_handler(const void *h);
 
 /* rt-cmp.c: the comparison log (include/fz-cmplog.h).  Non-zero when the
  * fuzzer's log is attached and some module has comparison sites: the
