@@ -43,6 +43,7 @@
 #include "fz-cmplog.h"
 #include "fz-config.h"
 #include "fz-protocol.h"
+#include "runtime/rt-san.h"
 #include "runtime/rt.h"
 
 #define FZ_RT_EXPORT __attribute__((visibility("default")))
@@ -699,7 +700,7 @@ FZ_RT_EXPORT int __fz_persistent_loop(unsigned int max)
         else
             raise(SIGSTOP);
         __fz_rt_map_clear();
-        __fz_rt_crash_new_run();
+        __fz_rt_san_new_run();
         __fz_rt_cmp_run_start(0);
         return 1;
     }

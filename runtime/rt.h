@@ -117,13 +117,6 @@ FZ_RT_HIDDEN fz_diag_t *__fz_rt_diag_page(void);
  * program left the default action, and the sanitizers' report hooks. */
 FZ_RT_HIDDEN void __fz_rt_crash_install(void);
 
-/* __fz_register: addr lies in an instrumented module (its map pointer). */
-FZ_RT_HIDDEN void __fz_rt_crash_note_module(const void *addr);
-
-/* A persistent pass begins: forget a sanitizer report of the last one
- * that did not end the process. */
-FZ_RT_HIDDEN void __fz_rt_crash_new_run(void);
-
 
 /* rt-cmp.c: the comparison log (include/fz-cmplog.h).  Non-zero when the
  * fuzzer's log is attached and some module has comparison sites: the
