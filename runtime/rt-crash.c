@@ -32,10 +32,11 @@
 #include <unistd.h>
 
 #include "fz-protocol.h"
+#include "runtime/rt-crash.h"
+#include "runtime/rt-diag.h"
 #include "runtime/rt-san.h"
 #include "runtime/rt-site.h"
 #include "runtime/rt-unwind.h"
-#include "runtime/rt.h"
 
 /* Frames asked of the unwinder: the handler, the signal trampoline, libc's
  * abort/raise and a sanitizer's reporting frames come before the ones that

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "fz-protocol.h"
-#include "runtime/rt.h"
+#include "runtime/rt-diag.h"
 
 /* Signals whose handler decides whether a crash is seen at all. */
 static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};

@@ -25,9 +25,11 @@
 #include <unistd.h>
 
 #include "fz-protocol.h"
+#include "runtime/rt-diag.h"
 #include "runtime/rt-direct.h"
+#include "runtime/rt-input.h"
+#include "runtime/rt-map.h"
 #include "runtime/rt-proc.h"
-#include "runtime/rt.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434

@@ -27,9 +27,14 @@
 
 #include "fz-cmplog.h"
 #include "fz-protocol.h"
+#include "runtime/rt-cmp.h"
+#include "runtime/rt-crash.h"
+#include "runtime/rt-diag.h"
 #include "runtime/rt-direct.h"
+#include "runtime/rt-fsrv.h"
+#include "runtime/rt-input.h"
+#include "runtime/rt-map.h"
 #include "runtime/rt-proc.h"
-#include "runtime/rt.h"
 
 #define FZ_RT_EXPORT __attribute__((visibility("default")))
 

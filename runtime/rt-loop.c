@@ -13,10 +13,12 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "runtime/rt-cmp.h"
+#include "runtime/rt-diag.h"
 #include "runtime/rt-direct.h"
+#include "runtime/rt-map.h"
 #include "runtime/rt-proc.h"
 #include "runtime/rt-san.h"
-#include "runtime/rt.h"
 
 #define FZ_RT_EXPORT __attribute__((visibility("default")))
 

@@ -23,8 +23,9 @@
 #include "fz-buckets.h"
 #include "fz-config.h"
 #include "fz-protocol.h"
+#include "runtime/rt-diag.h"
+#include "runtime/rt-map.h"
 #include "runtime/rt-site.h"
-#include "runtime/rt.h"
 
 /* Modules whose map pointers the runtime remembers, so it can point them
  * back at their scratch counters after the last persistent iteration.  A

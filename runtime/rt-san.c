@@ -19,6 +19,7 @@
 
 #include "fz-hash.h"
 #include "runtime/rt-san.h"
+#include "runtime/rt-site.h"
 
 static struct {
     fz_diag_t *page;     /* NULL: not under fz-fuzz */
