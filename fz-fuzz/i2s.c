@@ -1,6 +1,6 @@
 /*
  * i2s.c - the input-to-state stage, chained-check repair and automatic
- * dictionary (see i2s.h for the idea; mutators/i2s.c makes the edits).
+ * dictionary (see i2s.h for the idea; mutators/cmpedit.c makes the edits).
  * Every target run goes through fz_fuzz_run_logged, which judges and saves
  * the candidate like any other; this file only decides what to try next.
  * No decision reads the clock, so -s SEED -E N stays reproducible.
@@ -219,7 +219,7 @@ static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *i
     for (uint32_t i = 0; i < l->n && I->dict.count < FZ_I2S_DICT_MAX; i++) {
         const fz_cmp_rec_t *r = &l->r[i];
         for (int side = 0; side < 2; side++) {
-            size_t n = fz_i2s_token(r, side, in, len, tok);
+            size_t n = fz_cmpedit_token(r, side, in, len, tok);
             if (n)
                 fz_dict_add(&I->dict, tok, n);
         }
@@ -247,19 +247,19 @@ static int repair(fz_state_t *st, uint32_t src, const level_t *lv, uint8_t *cur,
     int d = lv->depth;
     fz_cmp_list_t *now = &I->lists[2 + 3 * d];
     uint8_t *trial = I->bufs[3 * d + 1], *keep = I->bufs[3 * d + 2];
-    fz_i2s_edit_t edits[FZ_I2S_REPAIR_EDITS];
+    fz_cmpedit_t edits[FZ_I2S_REPAIR_EDITS];
     for (int round = 1; round <= FZ_I2S_REPAIR_ROUNDS; round++) {
         uint32_t broken[FZ_I2S_REPAIR_CHECKS];
         uint32_t nb = fz_cmp_broken(lv->log, now, broken, FZ_I2S_REPAIR_CHECKS);
         int fixed = 0;
         for (uint32_t b = 0; b < nb && !fixed; b++) {
             fz_cmp_rec_t want = now->r[broken[b]];
-            size_t ne = fz_i2s_edits(&want, cur, cur_len, NULL, NULL, FZ_I2S_DRIVEN, edits,
-                                     FZ_I2S_REPAIR_EDITS);
+            size_t ne = fz_cmpedit_make(&want, cur, cur_len, NULL, NULL, FZ_CMPEDIT_DRIVEN, edits,
+                                        FZ_I2S_REPAIR_EDITS);
             for (size_t k = 0; k < ne && !fixed; k++) {
                 if (out_of_budget(st))
                     return 0;
-                size_t tl = fz_i2s_apply(cur, cur_len, &edits[k], trial, room(st, cur_len));
+                size_t tl = fz_cmpedit_apply(cur, cur_len, &edits[k], trial, room(st, cur_len));
                 if (seen(I, hash_input(trial, tl)))
                     continue;
                 char op[32];
@@ -336,7 +336,7 @@ static int solve(fz_state_t *st, uint32_t src, const level_t *lv)
     uint32_t n = rank_records(lv, order);
     uint8_t *out = I->bufs[3 * d];
     fz_cmp_list_t *clog = &I->lists[2 + 3 * d];
-    fz_i2s_edit_t edits[FZ_I2S_EDITS];
+    fz_cmpedit_t edits[FZ_I2S_EDITS];
     for (uint32_t k = 0; k < n && !out_of_budget(st); k++) {
         fz_cmp_rec_t r = lv->log->r[order[k]];
         if (seen(I, fz_cmp_key(&r)))
@@ -346,12 +346,12 @@ static int solve(fz_state_t *st, uint32_t src, const level_t *lv)
             continue;
         }
         const fz_cmp_rec_t *c = lv->colour ? fz_cmp_list_find(lv->colour, r.slot, r.idx) : NULL;
-        unsigned fl = driven(lv, &r) ? FZ_I2S_DRIVEN : 0;
-        size_t ne = fz_i2s_edits(&r, lv->in, lv->len, c, lv->cin, fl, edits, FZ_I2S_EDITS);
+        unsigned fl = driven(lv, &r) ? FZ_CMPEDIT_DRIVEN : 0;
+        size_t ne = fz_cmpedit_make(&r, lv->in, lv->len, c, lv->cin, fl, edits, FZ_I2S_EDITS);
         int found = 0, step = 0;
         size_t j = 0;
         for (; j < ne && !found && !step && !out_of_budget(st); j++) {
-            size_t ol = fz_i2s_apply(lv->in, lv->len, &edits[j], out, room(st, lv->len));
+            size_t ol = fz_cmpedit_apply(lv->in, lv->len, &edits[j], out, room(st, lv->len));
             if (seen(I, hash_input(out, ol)))
                 continue;
             level_t next = {out, ol, clog, NULL, NULL, d + 1, lv->log};

@@ -2,7 +2,7 @@
  * i2s.h - comparison feedback in fz-fuzz: the input-to-state stage, the
  * chained-check repair and the automatic dictionary, over the comparison
  * log the target's compare hooks fill (include/fz-cmplog.h, core/cmplog.h;
- * the pure parts are in mutators/i2s.h).
+ * the pure parts are in mutators/cmpedit.h).
  *
  * On an entry's first turn the stage logs one run of it (and one of a
  * "coloured" copy, every byte changed, to see which comparisons follow the
@@ -27,7 +27,7 @@
 #include "core/cmplog.h"
 #include "core/fsrv.h"
 #include "mutators/dict.h"
-#include "mutators/i2s.h"
+#include "mutators/cmpedit.h"
 
 /* Target runs the stage spends on one entry at most (the entry's logging
  * run, the coloured run, candidates and repairs; finds' minimization is

@@ -2,7 +2,7 @@
 # plus its unit tests and benchmark.
 
 MUT_SRCS := mutators/rng.c mutators/dict.c mutators/mutate.c mutators/chain.c mutators/reduce.c \
-	mutators/i2s.c mutators/text.c
+	mutators/cmpedit.c mutators/text.c
 MUT_OBJS := $(MUT_SRCS:%.c=$(OBJ)/%.o)
 
 $(OBJ)/libfzmut.a: $(MUT_OBJS)
@@ -14,7 +14,7 @@ ALL += $(OBJ)/libfzmut.a
 # Unit tests: the whole library is rebuilt with AddressSanitizer for them
 # (cheap, and it is what proves splicing and block copies stay in bounds).
 MUT_TEST_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-MUT_TESTS := $(OBJ)/tests/check_mutators $(OBJ)/tests/check_dict $(OBJ)/tests/check_reduce $(OBJ)/tests/check_i2s
+MUT_TESTS := $(OBJ)/tests/check_mutators $(OBJ)/tests/check_dict $(OBJ)/tests/check_reduce $(OBJ)/tests/check_cmpedit
 MUT_TESTS += $(OBJ)/tests/check_text
 
 $(MUT_TESTS): $(OBJ)/tests/check_%: tests/check_%.c $(MUT_SRCS) $(wildcard mutators/*.h)
