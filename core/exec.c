@@ -32,6 +32,7 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
     x->map_size = x->fs.map_size;
     x->timeout_ms = x->fs.cfg.timeout_ms;
     x->blind = x->fs.handshake_version < 0;
+    x->batch = x->fs.batch;
     x->raw = (flags & FZ_EXEC_RAW) != 0;
     if (!(flags & FZ_EXEC_VIRGIN) || x->raw)
         return 0;
@@ -74,7 +75,9 @@ void fz_exec_stop(fz_exec_t *x)
 int fz_exec_restart(fz_exec_t *x, char *err, size_t errlen)
 {
     x->batch_n = x->batch_used = 0;
-    return fz_fsrv_restart(&x->fs, err, errlen);
+    int rc = fz_fsrv_restart(&x->fs, err, errlen);
+    x->batch = x->fs.batch;
+    return rc;
 }
 
 void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms)
@@ -88,6 +91,7 @@ static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
 {
     rec->exec_us = x->fs.last_exec_us;
     rec->map_size = x->map_size;
+    rec->where = &x->fs.last_site;
     if (rec->result == FZ_RUN_ERROR) {
         rec->exit_code = -1;
         rec->signal = x->fs.broke_signal; /* the forkserver's death, if the run caused it */
@@ -292,4 +296,51 @@ size_t fz_exec_edges_found(const fz_exec_t *x)
 {
     return x->virgin[FZ_VIRGIN_QUEUE] ? fz_cov_count_found(x->virgin[FZ_VIRGIN_QUEUE], x->map_size)
                                       : 0;
+}
+
+const char *fz_exec_errmsg(const fz_exec_t *x)
+{
+    return x->fs.errmsg;
+}
+
+/* AFL++'s names for how the target runs (fuzzer_stats target_mode). */
+static const char *target_mode(const fz_fsrv_t *fs)
+{
+    if (fs->handshake_version < 0)
+        return "blind";
+    if (fs->persistent)
+        return fs->delivery == FZ_DELIVER_SHM ? "shmem_testcase persistent" : "persistent";
+    if (fs->deferred)
+        return "deferred";
+    return fs->delivery == FZ_DELIVER_SHM ? "shmem_testcase default" : "default";
+}
+
+fz_exec_info_t fz_exec_info(const fz_exec_t *x)
+{
+    const fz_fsrv_t *fs = &x->fs;
+    fz_exec_info_t i = {
+        .protocol = fs->handshake_version < 0    ? "blind"
+                    : fs->handshake_version == 0 ? "legacy"
+                    : fs->direct                 ? "v1 direct"
+                                                 : "v1",
+        .mode = target_mode(fs),
+        .bound_cpu = fs->bound_cpu,
+        .cmplog = fs->cmplog,
+        .custom = fs->custom,
+        .execs = fs->total_execs,
+        .forks = fs->total_forks,
+        .handovers = fs->total_handovers,
+        .diag = fs->shm.diag,
+    };
+    return i;
+}
+
+uint64_t fz_exec_execs(const fz_exec_t *x)
+{
+    return x->fs.total_execs;
+}
+
+uint64_t fz_exec_last_us(const fz_exec_t *x)
+{
+    return x->fs.last_exec_us;
 }

@@ -23,6 +23,9 @@
 
 #include "core/shm.h"
 
+/* The longest message a failed run leaves (fz_exec_errmsg), with its NUL. */
+#define FZ_FSRV_ERRLEN 512
+
 typedef enum {
     FZ_RUN_OK,    /* the target ran and exited (any exit code) */
     FZ_RUN_CRASH, /* the target died of a signal (see last_signal) */
@@ -120,7 +123,7 @@ typedef struct {
     uint64_t total_crashes;
     uint64_t total_hangs;
 
-    char errmsg[512]; /* why the last FZ_RUN_ERROR happened */
+    char errmsg[FZ_FSRV_ERRLEN]; /* why the last FZ_RUN_ERROR happened */
 
     /* Private state. */
     char **child_argv;

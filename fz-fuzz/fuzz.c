@@ -295,7 +295,7 @@ static void push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
             run_one(st, buf, len, o, 0);
         return;
     }
-    if (!x->fs.batch) {
+    if (!x->batch) {
         run_one(st, buf, len, o, 0);
         return;
     }

@@ -127,7 +127,7 @@ void fz_i2s_started(fz_state_t *st)
 {
     fz_i2s_t *I = &st->i2s;
     const char *fix = "";
-    if (I->on && !st->exec.fs.cmplog) {
+    if (I->on && !fz_exec_info(&st->exec).cmplog) {
         set_state(I, 0, NO_HOOKS);
         fz_cmplog_destroy(&I->shm);
         fix = NO_HOOKS_FIX;

@@ -70,7 +70,7 @@ void fz_log_die_hook(void)
     if (st->ui.files_ready && fz_stats_try_write(st) == 0)
         fz_stats_try_plot(st);
     if (st->calib.first) /* the target was started */
-        fz_fsrv_stop(&st->exec.fs); /* its processes and temp file */
+        fz_exec_stop(&st->exec); /* its processes and temp file */
     if (!crash_status(st))
         return;
     fprintf(stderr,

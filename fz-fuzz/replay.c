@@ -49,7 +49,7 @@ int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
             fz_die("%s", err);
         }
         if (r == FZ_RUN_ERROR) {
-            char msg[sizeof x.fs.errmsg];
+            char msg[FZ_FSRV_ERRLEN];
             snprintf(msg, sizeof msg, "%s", fz_exec_errmsg(&x));
             fz_exec_stop(&x);
             fz_die("the target stopped answering on '%s/%s': %s", cfg->replay_dir, f->name, msg);

@@ -31,7 +31,7 @@ fz_run_result_t fz_run_again_polled(fz_state_t *st, const uint8_t *buf, uint32_t
 void fz_run_broke(fz_state_t *st, const uint8_t *buf, uint32_t len, int sig, const fz_origin_t *o,
                   const char *doing)
 {
-    char why[sizeof st->exec.fs.errmsg];
+    char why[FZ_FSRV_ERRLEN];
     snprintf(why, sizeof why, "%s", fz_exec_errmsg(&st->exec));
     if (!sig)
         fz_die("the target stopped answering during %s: %s", doing, why);
