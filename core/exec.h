@@ -29,16 +29,16 @@
  * fz_exec_info.  Everything a caller reads about the forkserver is here,
  * in a run's record or behind fz_exec_execs / fz_exec_last_us. */
 typedef struct fz_exec_info {
-    const char *protocol;      /* "blind", "legacy", "v1" or "v1 direct" */
-    const char *mode;          /* AFL++'s target_mode: "default", "persistent", ... */
-    int bound_cpu;             /* the CPU fz and the target are bound to, -1 none */
-    int cmplog;                /* the target fills the comparison log (core/cmplog.h) */
-    uint32_t custom;           /* its harness has its own mutator: FZ_FS_NEW_OPT_FZ_CUSTOM /
-                                  _XOVER (include/fz-protocol.h, "Harness-side mutation") */
-    uint64_t execs;            /* runs since start (batch runs included) */
-    uint64_t forks;            /* new children: execs / forks = persistent reuse */
-    uint64_t handovers;        /* requests: execs / handovers = runs per batch */
-    const fz_diag_t *diag;     /* the runtime's report page (fz-protocol.h), NULL none */
+    const char *protocol;  /* "blind", "legacy", "v1" or "v1 direct" */
+    const char *mode;      /* AFL++'s target_mode: "default", "persistent", ... */
+    int bound_cpu;         /* the CPU fz and the target are bound to, -1 none */
+    int cmplog;            /* the target fills the comparison log (core/cmplog.h) */
+    uint32_t custom;       /* its harness has its own mutator: FZ_FS_NEW_OPT_FZ_CUSTOM /
+                              _XOVER (include/fz-protocol.h, "Harness-side mutation") */
+    uint64_t execs;        /* runs since start (batch runs included) */
+    uint64_t forks;        /* new children: execs / forks = persistent reuse */
+    uint64_t handovers;    /* requests: execs / handovers = runs per batch */
+    const fz_diag_t *diag; /* the runtime's report page (fz-protocol.h), NULL none */
 } fz_exec_info_t;
 
 /* Which virgin map a record is judged against: its result's. */
@@ -89,7 +89,7 @@ typedef struct fz_exec_rec {
 } fz_exec_rec_t;
 
 typedef struct fz_exec {
-    fz_fsrv_t fs;
+    fz_fsrv_t *fs;       /* the forkserver client (core/fsrv-priv.h: core/ only) */
     uint32_t map_size;   /* bytes of the map the target uses */
     uint32_t timeout_ms; /* the per-run timeout in force: the only copy */
     int blind;           /* no coverage (fs blind mode) */
@@ -144,7 +144,7 @@ fz_run_result_t fz_exec_run_polled(fz_exec_t *x, const uint8_t *buf, size_t len,
                                    uint32_t timeout_ms, int (*stop)(void *ctx), void *ctx,
                                    fz_exec_rec_t *rec);
 
-/* Batches, for a target that takes them (x->batch; core/fsrv.h,
+/* Batches, for a target that takes them (x->batch; core/fsrv-priv.h,
  * fz_fsrv_run_batch).  A stage queues its candidates with
  * fz_exec_batch_add and runs them with fz_exec_run_batch, which gives the
  * same record as running them one by one with fz_exec_run and stopping at
