@@ -48,11 +48,6 @@ static void on_stop_signal(int sig)
     stop_requested = 1;
 }
 
-/* fz_die can end a run from any module.  What must still happen then
- * needs the state, so run_campaign leaves a pointer here: besides the
- * signal flag, the front end's only file-level state. */
-static fz_state_t *dying_state;
-
 /* 3 when this run saved a crash, or a resumed campaign's saved crashes
  * still crash: CI reads the status, whatever ended the run. */
 static int crash_status(const fz_state_t *st)
@@ -60,12 +55,11 @@ static int crash_status(const fz_state_t *st)
     return st->stats.saved_crashes > st->stats.crashes_at_start || st->crashes_still > 0;
 }
 
-void fz_log_die_hook(void)
+/* fz_die can end a run from any module; what must still happen then
+ * (run_campaign registers this with the state as ctx, fz_log_on_die). */
+static void on_die(void *ctx)
 {
-    fz_state_t *st = dying_state;
-    dying_state = NULL; /* an error inside this cleanup just exits */
-    if (!st)
-        return;
+    fz_state_t *st = ctx;
     fz_status_restore(st); /* the cursor comes back even on an error */
     if (st->ui.files_ready && fz_stats_try_write(st) == 0)
         fz_stats_try_plot(st);
@@ -485,7 +479,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     memset(&seeds, 0, sizeof(seeds));
     st->command_line = join_command(argc, argv);
     st->stop = &stop_requested;
-    dying_state = st;
+    fz_log_on_die(on_die, st);
     /* Seeds and the target are checked before the output directory is
      * touched, so a mistake there leaves nothing behind. */
     if (strcmp(st->cfg.in_dir, "-") != 0)
@@ -515,6 +509,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
      * (or all crashing) must not leave a campaign that a rerun with the
      * same -o is refused for. */
     if (fz_calibrate_seeds(st, &seeds) < 0) {
+        fz_log_on_die(NULL, NULL);
         fz_status_restore(st);
         printf("fz-fuzz: stopped by a signal while checking the seeds; nothing was written to "
                "%s\n",
@@ -552,7 +547,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
         printf("fz-fuzz: %u crash(es) saved by the earlier run still crash (exit 3 until they "
                "are fixed; fz-fuzz --replay %s/crashes lists them)\n",
                st->crashes_still, st->out.dir);
-    dying_state = NULL;
+    fz_log_on_die(NULL, NULL);
     fz_custom_unload(st);
     free_exec(st);
     fz_i2s_free(&st->i2s);
