@@ -1,6 +1,7 @@
 /*
- * fuzz.h - the fuzz loop: pick an entry, run its stages (a table), judge
- * each candidate through one shared helper, save what is interesting.
+ * fuzz.h - the fuzz loop: pick an entry, run its stages (a table); each
+ * candidate goes to run.h's fz_run_push / fz_run_one, which run, judge and
+ * save it.
  */
 #ifndef FZ_FUZZ_FUZZ_H
 #define FZ_FUZZ_FUZZ_H
@@ -69,15 +70,6 @@
  * early rather than stall the loop). */
 #define FZ_TRIM_MAX_EXECS 256
 
-/* Batches (core/exec.h): a target that takes them gets up to FZ_BATCH_RUNS
- * candidates (FZ_BATCH_BYTES of them at most) per hand-over, as many as
- * run in about FZ_BATCH_TARGET_US by the last batch's pace, so -V, the
- * screen and -j's imports never wait long.  Which runs are made does not
- * depend on it (fuzz.c, flush_batch). */
-#define FZ_BATCH_RUNS 256
-#define FZ_BATCH_BYTES (256u << 10)
-#define FZ_BATCH_TARGET_US 2000
-
 /* Seeds shorter than this are not trimmed: a short seed's bytes are likely
  * structure the user put there (a version or length field that is wrong
  * today) that a later mutation builds on; trimming the demo's 8-byte seed
@@ -87,41 +79,7 @@
  * runs where havoc alone needs 2-4 times that. */
 #define FZ_TRIM_MIN_BYTES 64
 
-/* A candidate for the batched stages (the target runs it now, or later
- * in a batch; fz_fuzz_flush runs what waits), and a request for the
- * harness's own mutator (lfmut.h), always batched. */
-void fz_fuzz_push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
-void fz_fuzz_push_request(fz_state_t *st, const uint8_t *req, uint32_t len, const fz_origin_t *o);
-void fz_fuzz_flush(fz_state_t *st);
-
-/* Run buf once, judge the record and save what is new: crash/hang via
- * triage, new coverage into the queue (minimized unless it is a peer's,
- * calibrated).  o says where buf came from (stage, parent, peer) for the
- * file name and the entry's depth.  Returns 1 if the queue grew. */
-int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
-
-/* The same with the comparison log on for exactly this run (fz-fuzz/i2s.c
- * reads it afterwards). */
-int fz_fuzz_run_logged(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
-
-/* The file name of a find (queue entry, crash or hang; sig > 0 for a
- * crash) from its origin (o->src a queue id), with the time and exec count
- * of now: fz_name_find in the running campaign. */
-int fz_fuzz_name(const fz_state_t *st, char *buf, size_t n, uint32_t id, int sig,
-                 const fz_origin_t *o, int new_edge);
-
-/* Non-zero with --until-crash once this run saved a crash. */
-int fz_fuzz_found_crash(const fz_state_t *st);
-
-/* Non-zero when the run must end: signal, -E or -V reached, or the first
- * crash with --until-crash. */
-int fz_fuzz_should_stop(fz_state_t *st);
-
-/* The minimizer's poll (fz_min_cfg_t.poll, ctx = the state): ticks the
- * status screen and asks to stop on a signal or when -V is up. */
-int fz_fuzz_min_poll(void *ctx);
-
-/* The main loop; returns when fz_fuzz_should_stop says so. */
+/* The main loop; returns when fz_run_should_stop (run.h) says so. */
 void fz_fuzz_loop(fz_state_t *st);
 
 /* The input-to-state stage's budget for the entry it starts on now. */

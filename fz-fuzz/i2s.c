@@ -1,7 +1,7 @@
 /*
  * i2s.c - the input-to-state stage, chained-check repair and automatic
  * dictionary (see i2s.h for the idea; mutators/i2s.c makes the edits).
- * Every target run goes through fz_fuzz_run_logged, which judges and saves
+ * Every target run goes through fz_run_logged, which judges and saves
  * the candidate like any other; this file only decides what to try next.
  * No decision reads the clock, so -s SEED -E N stays reproducible.
  */
@@ -14,6 +14,7 @@
 #include "core/opts.h"
 #include "fz-config.h"
 #include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/run.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
 
@@ -190,7 +191,7 @@ static size_t room(const fz_state_t *st, size_t len)
 
 static int out_of_budget(fz_state_t *st)
 {
-    return st->i2s.execs >= st->i2s.stop_execs || fz_fuzz_should_stop(st);
+    return st->i2s.execs >= st->i2s.stop_execs || fz_run_should_stop(st);
 }
 
 /* One logging run of a candidate; its comparisons land in *log.  Returns
@@ -201,7 +202,7 @@ static int try_input(fz_state_t *st, uint32_t src, const uint8_t *buf, size_t le
     fz_i2s_t *I = &st->i2s;
     uint64_t crashes = st->stats.saved_crashes;
     fz_origin_t o = {.op = op, .src = src};
-    int grew = fz_fuzz_run_logged(st, buf, (uint32_t)len, &o);
+    int grew = fz_run_logged(st, buf, (uint32_t)len, &o);
     I->execs++;
     fz_cmp_list_read(log, I->shm.log);
     int found = grew || st->stats.saved_crashes > crashes;
@@ -389,7 +390,7 @@ void fz_i2s_stage(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
 {
     (void)buf;
     fz_i2s_t *I = &st->i2s;
-    if (!I->on || e->was_fuzzed || fz_fuzz_should_stop(st))
+    if (!I->on || e->was_fuzzed || fz_run_should_stop(st))
         return;
     I->stop_execs = I->execs + fz_fuzz_i2s_budget(st); /* fuzz.h: a share of all runs */
     keys_clear(&I->seen);

@@ -7,7 +7,7 @@
  * On an entry's first turn the stage logs one run of it (and one of a
  * "coloured" copy, every byte changed, to see which comparisons follow the
  * input), then for each comparison puts one operand where the input holds
- * the other.  Every candidate is a logging run through fz_fuzz_run_logged,
+ * the other.  Every candidate is a logging run through fz_run_logged,
  * so what it finds is judged and saved like any other find, and its log
  * is there to look at: a candidate that found something is solved further
  * (the next check of a header), and one that broke a check its parent

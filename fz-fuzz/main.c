@@ -25,6 +25,7 @@
 #include "core/coverage.h"
 #include "fz-fuzz/dictfile.h"
 #include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/run.h"
 #include "fz-fuzz/replay.h"
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/status.h"
@@ -532,7 +533,7 @@ static int run_campaign(fz_state_t *st, int argc, char **argv)
     fz_fuzz_loop(st);
 
     fz_status_final(st, stop_requested            ? "stopped by a signal"
-                        : fz_fuzz_found_crash(st) ? "stopped at the first crash (--until-crash)"
+                        : fz_run_found_crash(st) ? "stopped at the first crash (--until-crash)"
                                                   : "done");
     fz_jobs_publish(st, 1); /* -j: the final counters */
     int found = crash_status(st);

@@ -11,7 +11,6 @@
 
 #include "core/coverage.h"
 #include "fz-fuzz/crashinfo.h"
-#include "fz-fuzz/fuzz.h"
 #include "core/minimize.h"
 #include "fz-fuzz/run.h"
 #include "fz-log.h"
@@ -229,7 +228,7 @@ static const uint8_t *minimize_crash(fz_state_t *st, const uint8_t *buf, uint32_
     fz_min_cfg_t mc = {.mode = FZ_MIN_CRASH,
                        .crash_signal = rec->signal,
                        .max_execs = FZ_CRASH_MIN_EXECS,
-                       .poll = fz_fuzz_min_poll,
+                       .poll = fz_run_poll,
                        .poll_ctx = st};
     if (rec->site) {
         mc.crash_signal = 0; /* the site's hash includes the signal */
@@ -301,7 +300,7 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_e
     }
 
     char name[256];
-    fz_fuzz_name(st, name, sizeof(name), st->next_crash_id, sig, o, 0);
+    fz_run_name(st, name, sizeof(name), st->next_crash_id, sig, o, 0);
     if (flaky == 1) {
         /* It did not crash again when rerun: timing, state kept across
          * runs, uninitialized memory. */
@@ -389,7 +388,7 @@ int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ex
         return 0;
     }
     char name[256];
-    fz_fuzz_name(st, name, sizeof(name), st->next_hang_id++, 0, o, 0);
+    fz_run_name(st, name, sizeof(name), st->next_hang_id++, 0, o, 0);
     fz_outdir_save(&st->out, "hangs", name, buf, len);
     fz_crashinfo_artifact(&st->cfg, "timeout", buf, len); /* --artifact-prefix */
     st->stats.saved_hangs++;
