@@ -74,7 +74,7 @@ static uint32_t list_edges(fz_state_t *st)
 }
 
 void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
-                  fz_calib_t *out)
+                  const char *doing, fz_calib_t *out)
 {
     fz_exec_t *x = &st->exec;
     uint64_t before = x->fs.total_execs;
@@ -83,8 +83,7 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ori
     int runs = 0;
     for (int i = 0; i < FZ_CALIB_RUNS; i++) {
         fz_exec_rec_t rec;
-        fz_run_result_t r = o ? fz_run_again(st, buf, len, 0, &rec, o, "calibration")
-                              : fz_exec_run(x, buf, len, 0, &rec);
+        fz_run_result_t r = fz_run_again(st, buf, len, 0, &rec, o, doing);
         if (i == 0)
             out->result = r;
         if (r != FZ_RUN_OK) {
@@ -229,22 +228,15 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
             continue;
         }
         fz_calib_t c;
-        int killed = 0;
-        fz_calibrate(st, f->data, f->len, NULL, &c);
-        if (c.result == FZ_RUN_ERROR) {
-            char doing[320];
-            snprintf(doing, sizeof doing, "the check of %s '%s'",
-                     st->out.resumed ? "queue entry" : "seed", f->name);
-            if (!c.signal)
-                fz_run_broke(st, f->data, f->len, 0, NULL, doing);
-            /* It made the target kill its forkserver: a crashing seed,
-             * skipped like the others, with a new forkserver. */
-            char err[512];
-            if (fz_exec_restart(&st->exec, err, sizeof err))
-                fz_die("%s", err);
+        char doing[320];
+        snprintf(doing, sizeof doing, "the check of %s '%s'",
+                 st->out.resumed ? "queue entry" : "seed", f->name);
+        fz_calibrate(st, f->data, f->len, NULL, doing, &c);
+        /* FZ_RUN_ERROR: it made the target kill its forkserver (run.h): a
+         * crashing seed, skipped like the others; a new forkserver runs. */
+        int killed = c.result == FZ_RUN_ERROR;
+        if (killed)
             c.result = FZ_RUN_CRASH;
-            killed = 1;
-        }
         if (*st->stop)
             return -1; /* the result of an interrupted run means nothing */
         if (c.result == FZ_RUN_HANG)

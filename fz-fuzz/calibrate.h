@@ -41,13 +41,15 @@ typedef struct fz_calib {
 /* Run buf FZ_CALIB_RUNS times (once if the first run crashes or hangs,
  * fewer on a stop signal or when -V is up).  Leaves the first run's
  * classified map in st->calib.first and its slot list in st->calib.edges,
- * and marks changing slots in st->calib.var_map.  o: where a new find came
- * from; a run of it that loses the target ends the campaign with buf
- * saved as a crash (fz-fuzz/run.h).  NULL for a seed (or a resumed queue
- * entry), which is kept already: then such a run gives result
- * FZ_RUN_ERROR, with the signal that killed the forkserver. */
+ * and marks changing slots in st->calib.var_map.  Every run goes through
+ * fz_run_again (run.h) with o and doing ("calibration"): o is where a new
+ * find came from, and a run of it that loses the target ends the campaign
+ * with buf saved as a crash.  NULL for a seed (or a resumed queue entry),
+ * which is kept already: a run of it that made the target kill its
+ * forkserver gives result FZ_RUN_ERROR, with that signal, and a new
+ * forkserver. */
 void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
-                  fz_calib_t *out);
+                  const char *doing, fz_calib_t *out);
 
 /* Roughly how many edges a run executed: each slot's bucket floor summed
  * over a classified map.  A clock-free stand-in for the run time. */

@@ -66,7 +66,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
                       const fz_origin_t *o)
 {
     fz_calib_t c;
-    fz_calibrate(st, buf, len, o, &c);
+    fz_calibrate(st, buf, len, o, "calibration", &c);
 
     char name[256];
     fz_run_name(st, name, sizeof(name), st->next_queue_id++, 0, o, kind == FZ_COV_NEW_EDGE);

@@ -169,9 +169,7 @@ typedef struct {
     int other_sig;
     /* A run that lost the target (fz-fuzz/run.h): its input (in
      * st->min_buf) and signal.  The crash is saved first, as found. */
-    const uint8_t *broke;
-    size_t broke_len;
-    int broke_sig;
+    fz_run_death_t death;
 } site_watch_t;
 
 /* Minimizing keeps the bug, not just "a crash": a candidate counts only if
@@ -200,14 +198,11 @@ static int recheck_site(fz_state_t *st, const fz_exec_rec_t *rec, site_watch_t *
         return 0;
     for (int i = 0; i < FZ_SITE_RECHECKS; i++) {
         fz_exec_rec_t again;
-        fz_run_result_t r = fz_exec_run(&st->exec, st->min_buf, len, 0, &again);
+        fz_run_result_t r =
+            fz_run_again_deferred(st, st->min_buf, (uint32_t)len, &again, &w->death);
         st->stats.min_execs++;
-        if (r == FZ_RUN_ERROR) {
-            w->broke = st->min_buf;
-            w->broke_len = len;
-            w->broke_sig = again.signal;
+        if (r == FZ_RUN_ERROR)
             return 0;
-        }
         if (r == FZ_RUN_CRASH && again.site && again.site != rec->site) {
             w->other = st->exec.fs.last_site;
             w->other_sig = again.signal;
@@ -243,9 +238,7 @@ static const uint8_t *minimize_crash(fz_state_t *st, const uint8_t *buf, uint32_
     if (r == FZ_MIN_ERROR) {
         /* A smaller candidate (or the input itself, run again) lost the
          * target: the crash is saved as found, then that candidate. */
-        w->broke = st->min_buf;
-        w->broke_len = *out_len;
-        w->broke_sig = ms.error_signal;
+        w->death = (fz_run_death_t){st->min_buf, (uint32_t)*out_len, ms.error_signal};
         *out_len = len;
         return buf;
     }
@@ -336,13 +329,13 @@ int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_e
     st->stats.saved_crashes++;
     write_readme(st);
     st->stats.last_crash_ms = fz_now_ms();
-    if (w.broke && w.broke_len == out_len && !memcmp(w.broke, save, out_len)) {
+    if (w.death.buf && w.death.len == out_len && !memcmp(w.death.buf, save, out_len)) {
         char doing[300];
         snprintf(doing, sizeof doing, "the recheck of %s/crashes/%s", st->out.dir, name);
-        fz_run_broke(st, w.broke, (uint32_t)w.broke_len, w.broke_sig, NULL, doing);
+        fz_run_end(st, &w.death, NULL, doing);
     }
-    if (w.broke)
-        fz_run_broke(st, w.broke, (uint32_t)w.broke_len, w.broke_sig, o, "crash minimization");
+    if (w.death.buf)
+        fz_run_end(st, &w.death, o, "crash minimization");
     return 1;
 }
 
