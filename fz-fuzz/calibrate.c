@@ -173,40 +173,10 @@ static uint32_t default_timeout(uint64_t slowest_us)
     return (uint32_t)ms;
 }
 
-/* The maximum input length: -l, or the largest seed but at least
- * FZ_MAXLEN_MIN.  Under -l, seeds over it are skipped by the caller; if
- * that leaves none, -l is below the smallest seed and nothing can run. */
-static void choose_max_len(fz_state_t *st, const fz_files_t *seeds)
-{
-    fz_len_ctl_t *l = &st->len;
-    uint32_t largest = 0, smallest = UINT32_MAX;
-    const char *small_name = "?";
-    for (uint32_t i = 0; i < seeds->n; i++) {
-        largest = seeds->f[i].len > largest ? seeds->f[i].len : largest;
-        if (seeds->f[i].len < smallest) {
-            smallest = seeds->f[i].len;
-            small_name = seeds->f[i].name;
-        }
-    }
-    l->fixed = st->cfg.max_len != 0;
-    if (l->fixed) {
-        l->max = st->cfg.max_len;
-        if (seeds->n && smallest > l->max)
-            fz_die("-l %u is below the smallest %s ('%s', %u bytes): every one would be skipped; "
-                   "raise -l to at least %u or shrink the inputs (fz-tmin)",
-                   l->max, st->out.resumed ? "queue entry" : "seed", small_name, smallest,
-                   smallest);
-        return;
-    }
-    l->max = largest > FZ_MAXLEN_MIN ? largest : FZ_MAXLEN_MIN;
-    if (l->max > FZ_MAX_INPUT)
-        l->max = FZ_MAX_INPUT;
-    l->cap = l->max > FZ_MAXLEN_AUTO_MAX ? l->max : FZ_MAXLEN_AUTO_MAX;
-}
-
 int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
 {
-    choose_max_len(st, seeds);
+    fz_maxlen_start(&st->len, st->cfg.max_len, seeds,
+                    st->out.resumed ? "queue entry" : "seed");
     uint64_t slowest = 0;
     uint32_t crashed = 0;
     const char *first_crash = NULL;
@@ -222,9 +192,10 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
             break;
         }
         const fz_file_t *f = &seeds->f[i];
-        if (f->len > st->len.max) {
+        if (!fz_maxlen_fits(&st->len, f->len)) {
             fz_warn("%s '%s' is %u bytes, over the maximum length %u (-l); skipping it",
-                    st->out.resumed ? "queue entry" : "seed", f->name, f->len, st->len.max);
+                    st->out.resumed ? "queue entry" : "seed", f->name, f->len,
+                    fz_maxlen_now(&st->len));
             continue;
         }
         fz_calib_t c;

@@ -262,7 +262,7 @@ void fz_custom_stage(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     struct fz_custom *c = st->custom;
     if (!c)
         return;
-    size_t max = st->len.fixed ? st->len.max : FZ_MAX_INPUT;
+    size_t max = fz_maxlen_custom(&st->len);
     for (int i = 0; i < c->n && !fz_run_should_stop(st); i++) {
         fz_custom_lib_t *l = &c->lib[i];
         if (!l->fuzz)

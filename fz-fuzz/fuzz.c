@@ -88,23 +88,14 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
     fz_outdir_save(&st->out, "queue", e->fname, e->data, e->len);
 }
 
-/* Without -l, the maximum length grows by half when enough runs found
- * nothing: FZ_MAXLEN_STALL_EXECS, four times that after the first growth,
- * and so on (see fuzz.h).  Counted in runs, not seconds, so -s reproduces it. */
+/* Without -l, the maximum length grows when enough runs found nothing
+ * (maxlen.h); said in the log when there is no screen. */
 static void grow_max_len(fz_state_t *st)
 {
-    fz_len_ctl_t *l = &st->len;
-    uint64_t now = fz_state_execs(st);
-    uint64_t wait = (uint64_t)FZ_MAXLEN_STALL_EXECS << (l->grows < 12 ? 2 * l->grows : 24);
-    if (l->fixed || l->max >= l->cap || now - l->quiet_since < wait)
-        return;
-    uint64_t grown = (uint64_t)l->max + l->max / 2;
-    l->max = grown > l->cap ? l->cap : (uint32_t)grown;
-    l->grows++;
-    l->quiet_since = now;
-    if (!st->ui.tty)
-        fz_info("no find in %llu runs: inputs may now grow to %u bytes", (unsigned long long)wait,
-                l->max);
+    uint64_t waited = fz_maxlen_grow(&st->len, fz_state_execs(st));
+    if (waited && !st->ui.tty)
+        fz_info("no find in %llu runs: inputs may now grow to %u bytes",
+                (unsigned long long)waited, fz_maxlen_now(&st->len));
 }
 
 /* The havoc stage: a chain of mutations (mutators/chain.h) over the entry,
@@ -124,7 +115,7 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
         env.splice_len = p->len;
     }
     fz_chain_t chain;
-    fz_chain_init(&chain, &st->rng, &env, e->data, e->len, buf, st->len.max);
+    fz_chain_init(&chain, &st->rng, &env, e->data, e->len, buf, fz_maxlen_now(&st->len));
     uint32_t rounds = fz_queue_energy(&st->queue, e);
     /* -j: another instance's find cuts the turn short, so it is taken
      * between turns within a few runs rather than after hundreds. */
@@ -132,7 +123,7 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
         if (fz_lfmut_maybe_xover(st, e))
             continue; /* the harness's LLVMFuzzerCustomCrossOver took this one */
         size_t len = fz_chain_next(&chain);
-        len = fz_custom_havoc(st, buf, len, st->len.max); /* AFL++ havoc_mutation */
+        len = fz_custom_havoc(st, buf, len, fz_maxlen_now(&st->len)); /* AFL++ havoc_mutation */
         if (st->cfg.input_text) /* -a text: printable bytes (mutators/text.h) */
             fz_text_bias(&st->rng, buf, len, e->data, e->len);
         fz_origin_t o = {.op = fz_chain_stage(&chain), .src = e->id};

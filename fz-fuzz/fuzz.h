@@ -14,23 +14,6 @@
 /* Havoc candidates per turn: fz_queue_energy (queue.h), the power
  * schedule, from FZ_ENERGY_BASE = 256. */
 
-/* The maximum input length without -l: the largest seed, but at least
- * FZ_MAXLEN_MIN (libFuzzer's rule; 4 KiB leaves room for a chunk or two
- * beyond a small seed).  It grows by half when FZ_MAXLEN_STALL_EXECS runs
- * pass without a find, then after four times as many, sixteen times as
- * many, and so on, never past FZ_MAXLEN_AUTO_MAX (or the largest seed):
- * a target that needs longer inputs gets them once short ones are
- * exhausted, and one that does not is never fed big ones.  Counted in runs
- * (so -s reproduces it), and growing waits because a fast target makes 100,000
- * runs in a tenth of a second: with a fixed wait, a persistent zlib
- * harness at a million runs a second grew its limit 11 times in a minute,
- * to 354 KB, its entries to 316 KB and its speed fell eightfold; on
- * inflate, unbounded growth once made 1 MB entries.  -l sets any limit up
- * to FZ_MAX_INPUT. */
-#define FZ_MAXLEN_MIN 4096
-#define FZ_MAXLEN_AUTO_MAX (64u << 10)
-#define FZ_MAXLEN_STALL_EXECS 100000
-
 /* Without -D / -d the deterministic stages run on an entry's first turn
  * only while they have used at most 1/FZ_DET_SHARE of all runs so far (the
  * first FZ_DET_FREE_EXECS are free).  On small targets with magic bytes

@@ -182,11 +182,11 @@ static uint64_t hash_input(const uint8_t *b, size_t n)
 
 static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *in, size_t len);
 
-/* Longest candidate: the length limit havoc keeps to (-l, or grown
- * automatically), but never shorter than the input being edited. */
+/* Longest candidate: the length limit havoc keeps to, but never shorter
+ * than the input being edited (maxlen.h). */
 static size_t room(const fz_state_t *st, size_t len)
 {
-    return st->len.max > len ? st->len.max : len;
+    return fz_maxlen_room(&st->len, len);
 }
 
 static int out_of_budget(fz_state_t *st)

@@ -65,7 +65,7 @@ static void request(fz_state_t *st, fz_entry_t *e, const fz_entry_t *partner)
     uint32_t n = e->len < room ? e->len : room;
     uint32_t m = partner ? (partner->len < room - n ? partner->len : room - n) : 0;
     put32(r, (uint32_t)fz_rng_next(&st->rng));
-    put32(r + 4, st->len.max);
+    put32(r + 4, fz_maxlen_now(&st->len));
     put32(r + 8, n);
     memcpy(r + FZ_CUSTOM_HDR, e->data, n);
     if (m)

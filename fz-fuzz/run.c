@@ -82,7 +82,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     fz_outdir_save(&st->out, "queue", name, buf, len);
     fz_custom_new_entry(st, e, o->peer ? NULL : st->queue.e[o->src]->fname);
     fz_jobs_share(st, name, st->next_queue_id - 1, buf, len); /* -j: to the others at once */
-    st->len.quiet_since = fz_state_execs(st);
+    fz_maxlen_found(&st->len, fz_state_execs(st));
     if (o->peer) {
         st->stats.corpus_imported++; /* a peer's find, counted apart as AFL++ does */
         return;

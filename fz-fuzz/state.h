@@ -17,6 +17,7 @@
 #include "fz-fuzz/i2s.h"
 #include "fz-fuzz/jobs.h"
 #include "fz-fuzz/lfmut.h"
+#include "fz-fuzz/maxlen.h"
 #include "fz-fuzz/names.h"
 #include "core/exec.h"
 #include "fz-fuzz/options.h"
@@ -49,15 +50,6 @@ typedef struct fz_ui {
     int time_up; /* -V seconds have passed */
 } fz_ui_t;
 
-/* Input length control (fuzz.c): the largest input the mutators make. */
-typedef struct fz_len_ctl {
-    uint32_t max;         /* the maximum length in force */
-    int fixed;            /* -l given: it never grows */
-    uint32_t cap;         /* it grows no further than this (fuzz.h) */
-    uint32_t grows;       /* times it grew: each makes the next wait twice as long */
-    uint64_t quiet_since; /* execs at the last find or growth */
-} fz_len_ctl_t;
-
 /* Candidates waiting in the exec batch (fuzz.c; core/exec.h, "Batches"). */
 typedef struct fz_batch_ctl {
     fz_origin_t *origin; /* FZ_BATCH_MAX: where each queued candidate came from */
@@ -69,7 +61,7 @@ typedef struct fz_state {
     fz_outdir_t out;
     fz_exec_t exec;
     fz_calib_maps_t calib;
-    fz_len_ctl_t len;
+    fz_len_ctl_t len;  /* the maximum input length (maxlen.h) */
     uint8_t *min_buf; /* FZ_MAX_INPUT bytes: the minimizer's output */
     fz_batch_ctl_t batch;
     fz_queue_t queue;

@@ -242,7 +242,7 @@ static void sync_peer(fz_state_t *st, const char *peer, const char *qdir)
             continue;
         char *path = fz_path_join(qdir, items[i].name, NULL);
         uint32_t len = 0;
-        uint8_t *data = read_peer_file(path, st->len.max, &len);
+        uint8_t *data = read_peer_file(path, fz_maxlen_now(&st->len), &len);
         if (data) {
             fz_origin_t o = {.op = "sync", .peer = peer, .peer_id = items[i].id};
             fz_run_one(st, data, len, &o);
