@@ -98,6 +98,38 @@ static void grow_max_len(fz_state_t *st)
                 (unsigned long long)waited, fz_maxlen_now(&st->len));
 }
 
+/* The input-to-state stage's logging run (fz_i2s_ctx_t.run): found
+ * something when the queue grew or a crash was saved. */
+static int i2s_run(void *ctx, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
+{
+    fz_state_t *st = ctx;
+    uint64_t crashes = st->stats.saved_crashes;
+    int grew = fz_run_logged(st, buf, len, o);
+    return grew || st->stats.saved_crashes > crashes;
+}
+
+static int i2s_stop(void *ctx)
+{
+    return fz_run_should_stop(ctx);
+}
+
+/* The input-to-state stage (i2s.h) on an entry's first turn, given only
+ * what it needs. */
+static void stage_i2s(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
+{
+    (void)buf;
+    if (e->was_fuzzed)
+        return;
+    fz_i2s_ctx_t c = {.i2s = &st->i2s,
+                      .rng = &st->rng,
+                      .len = &st->len,
+                      .budget = fz_fuzz_i2s_budget(st), /* fuzz.h: a share of all runs */
+                      .run = i2s_run,
+                      .stop = i2s_stop,
+                      .ctx = st};
+    fz_i2s_stage(&c, e->id, e->data, e->len);
+}
+
 /* The havoc stage: a chain of mutations (mutators/chain.h) over the entry,
  * with a splice partner drawn from the queue for each turn. */
 static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
@@ -220,7 +252,7 @@ static const struct fz_stage {
     void (*run)(fz_state_t *st, fz_entry_t *e, uint8_t *buf);
     int deterministic;
 } fz_stages[] = {
-    {"i2s", fz_i2s_stage, 0},
+    {"i2s", stage_i2s, 0},
     {"flip1", stage_bitflip, 1},
     {"arith8", stage_arith, 1},
     {"sweep", stage_sweep, 1},

@@ -276,7 +276,7 @@ static void setup_exec(fz_state_t *st)
 {
     fz_fsrv_cfg_t fcfg;
     fsrv_config(&st->cfg, &fcfg);
-    fz_i2s_setup(st, &fcfg);
+    fz_i2s_setup(&st->i2s, &st->cfg, &fcfg);
     /* Value profile: the target's runtime reads this (include/fz-cmplog.h). */
     if (st->cfg.value_profile && !st->cfg.blind) {
         setenv(FZ_ENV_VALUE_PROFILE, "1", 1);
@@ -287,7 +287,7 @@ static void setup_exec(fz_state_t *st)
     char err[512];
     if (fz_exec_start(&st->exec, &fcfg, FZ_EXEC_VIRGIN, err, sizeof(err)) != 0)
         fz_die("%s", err);
-    fz_i2s_started(st);
+    fz_i2s_started(&st->i2s, st->exec.fs.cmplog);
     fz_diag_modules(st); /* uninstrumented shared libraries: said once, at start-up */
     size_t m = st->exec.map_size;
     st->calib.first = xalloc_map(m);
