@@ -464,14 +464,16 @@ static uint64_t pick_seed(void)
  * the others (no fz runtime, the program's own handler). */
 static void report_crashes(fz_state_t *st, uint32_t from_id)
 {
+    fz_triage_t t;
+    fz_run_triage(st, &t);
     if (st->jobs.shared) {
-        fz_triage_summary(st, 0);
+        fz_triage_summary(&t, 0);
         return;
     }
-    fz_triage_summary(st, FZ_REPORT_CRASHES);
+    fz_triage_summary(&t, FZ_REPORT_CRASHES);
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/crashes", st->out.dir);
-    fz_crashinfo_dir(&st->cfg, dir, from_id, FZ_REPORT_CRASHES, fz_triage_summarized, st);
+    fz_crashinfo_dir(&st->cfg, dir, from_id, FZ_REPORT_CRASHES, fz_triage_summarized, &t);
 }
 
 static int run_campaign(fz_state_t *st, int argc, char **argv)

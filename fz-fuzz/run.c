@@ -46,6 +46,20 @@ int fz_run_poll(void *ctx)
     return *st->stop || st->ui.time_up;
 }
 
+void fz_run_triage(fz_state_t *st, fz_triage_t *t)
+{
+    *t = (fz_triage_t){.x = &st->exec,
+                       .cfg = &st->cfg,
+                       .out = &st->out,
+                       .stats = &st->stats,
+                       .sites = &st->sites,
+                       .min_buf = st->min_buf,
+                       .next_crash_id = &st->next_crash_id,
+                       .next_hang_id = &st->next_hang_id,
+                       .command_line = st->command_line,
+                       .st = st};
+}
+
 int fz_run_name(const fz_state_t *st, char *buf, size_t n, uint32_t id, int sig,
                 const fz_origin_t *o, int new_edge)
 {
@@ -123,14 +137,17 @@ static int judge(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
                  const fz_exec_rec_t *rec)
 {
     int grew = 0;
+    fz_triage_t t;
     switch (rec->result) {
     case FZ_RUN_ERROR:
         fz_run_broke(st, buf, len, rec->signal, o, o->peer ? "a sync import" : "fuzzing");
     case FZ_RUN_CRASH:
-        fz_triage_crash(st, buf, len, rec, o);
+        fz_run_triage(st, &t);
+        fz_triage_crash(&t, buf, len, rec, o);
         break;
     case FZ_RUN_HANG:
-        fz_triage_hang(st, buf, len, rec, o);
+        fz_run_triage(st, &t);
+        fz_triage_hang(&t, buf, len, rec, o);
         break;
     case FZ_RUN_OK:
         if (rec->exec_us > st->stats.slowest_exec_us)

@@ -34,6 +34,7 @@
 #include "fz-fuzz/names.h"
 
 struct fz_state;
+struct fz_triage;
 
 /* Batches (core/exec.h): a target that takes them gets up to FZ_BATCH_RUNS
  * candidates (FZ_BATCH_BYTES of them at most) per hand-over, as many as
@@ -80,6 +81,9 @@ int fz_run_poll(void *ctx);
  * of now: fz_name_find in the running campaign. */
 int fz_run_name(const struct fz_state *st, char *buf, size_t n, uint32_t id, int sig,
                 const fz_origin_t *o, int new_edge);
+
+/* Fills *t, triage's narrow context (triage.h), from the state. */
+void fz_run_triage(struct fz_state *st, struct fz_triage *t);
 
 /* Runs buf once more (timeout_ms 0: the timeout in force) and returns the
  * result, as fz_exec_run does.  o: where a find not saved yet came from;
