@@ -14,6 +14,7 @@
 #include "fz-fuzz/fuzz.h"
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/run.h"
+#include "fz-fuzz/state.h"
 #include "fz-fuzz/status.h"
 #include "fz-log.h"
 

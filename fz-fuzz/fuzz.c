@@ -20,6 +20,7 @@
 #include "core/coverage.h"
 #include "fz-fuzz/calibrate.h"
 #include "core/minimize.h"
+#include "fz-fuzz/state.h"
 #include "fz-fuzz/status.h"
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/run.h"
@@ -98,6 +99,15 @@ static void grow_max_len(fz_state_t *st)
                 (unsigned long long)waited, fz_maxlen_now(&st->len));
 }
 
+/* The input-to-state stage's budget for the entry it starts on now. */
+static uint64_t i2s_budget(const fz_state_t *st)
+{
+    uint64_t used = st->i2s.execs;
+    if (used <= FZ_I2S_FREE_EXECS || used * FZ_I2S_SHARE <= fz_state_execs(st))
+        return FZ_I2S_MAX_EXECS;
+    return FZ_I2S_LEAN_EXECS;
+}
+
 /* The input-to-state stage's logging run (fz_i2s_ctx_t.run): found
  * something when the queue grew or a crash was saved. */
 static int i2s_run(void *ctx, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
@@ -123,7 +133,7 @@ static void stage_i2s(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     fz_i2s_ctx_t c = {.i2s = &st->i2s,
                       .rng = &st->rng,
                       .len = &st->len,
-                      .budget = fz_fuzz_i2s_budget(st), /* fuzz.h: a share of all runs */
+                      .budget = i2s_budget(st),
                       .run = i2s_run,
                       .stop = i2s_stop,
                       .ctx = st};
@@ -285,14 +295,6 @@ static int want_det(const fz_state_t *st)
     uint64_t all = fz_state_execs(st);
     return st->stats.det_execs <= FZ_DET_FREE_EXECS ||
            st->stats.det_execs * FZ_DET_SHARE <= all;
-}
-
-uint64_t fz_fuzz_i2s_budget(const fz_state_t *st)
-{
-    uint64_t used = st->i2s.execs;
-    if (used <= FZ_I2S_FREE_EXECS || used * FZ_I2S_SHARE <= fz_state_execs(st))
-        return FZ_I2S_MAX_EXECS;
-    return FZ_I2S_LEAN_EXECS;
 }
 
 void fz_fuzz_loop(fz_state_t *st)

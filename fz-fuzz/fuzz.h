@@ -8,8 +8,7 @@
 
 #include <stdint.h>
 
-#include "fz-fuzz/names.h"
-#include "fz-fuzz/state.h"
+struct fz_state;
 
 /* Havoc candidates per turn: fz_queue_energy (queue.h), the power
  * schedule, from FZ_ENERGY_BASE = 256. */
@@ -63,9 +62,6 @@
 #define FZ_TRIM_MIN_BYTES 64
 
 /* The main loop; returns when fz_run_should_stop (run.h) says so. */
-void fz_fuzz_loop(fz_state_t *st);
-
-/* The input-to-state stage's budget for the entry it starts on now. */
-uint64_t fz_fuzz_i2s_budget(const fz_state_t *st);
+void fz_fuzz_loop(struct fz_state *st);
 
 #endif
