@@ -82,7 +82,7 @@ typedef struct fz_state {
     uint32_t next_hang_id;       /* id:N of the next file in hangs/ */
     uint32_t crashes_still;      /* resumed: saved crashes that still crash (resume.c) */
     int target_changed;          /* resumed: the target binary is not the one the
-                                    campaign ran before (main.c) */
+                                    campaign ran before (cmdline.c) */
     const char *command_line;    /* the whole command line, for cmdline/stats */
     volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM (main.c's handler) */
 } fz_state_t;

@@ -134,7 +134,7 @@ void fz_sync_init(fz_state_t *st)
 
 void fz_sync_free(fz_sync_t *s)
 {
-    (void)s; /* nothing allocated today; kept so main.c's teardown stays symmetric */
+    (void)s; /* nothing allocated today; kept so campaign.c's teardown stays symmetric */
 }
 
 static int cmp_name(const void *a, const void *b)
