@@ -1,11 +1,14 @@
 /*
- * state.h - the whole state of one fz-fuzz run, grouped by who owns it:
- * cfg (options.c, read-only after parsing), out (outdir.c), exec (the
- * target, its virgin maps and timeout: core/exec.h), calib (calibrate.c's
- * working maps), queue
- * (queue.c), stats (stats.c), ui (status.c), sync (sync.c).  main.c owns
- * the one instance and passes it explicitly; there are no file-level
- * globals.
+ * state.h - the whole state of one fz-fuzz campaign, grouped by who owns
+ * it (docs/internals.md lists every member): cfg (options.c, read-only
+ * after parsing), out (outdir.c), exec (the target, its virgin maps and
+ * timeout: core/exec.h), calib (calibrate.c's working maps), len
+ * (maxlen.c), batch (run.c), queue (queue.c), stats (stats.c), ui
+ * (status.c), sync (sync.c), and so on.  main.c owns the one instance and
+ * passes it explicitly; there are no file-level globals.  Module headers
+ * do not include this file (they forward-declare struct fz_state), and
+ * modules that need only part of it take a narrow context (triage.h,
+ * i2s.h).
  */
 #ifndef FZ_FUZZ_STATE_H
 #define FZ_FUZZ_STATE_H
@@ -50,7 +53,7 @@ typedef struct fz_ui {
     int time_up; /* -V seconds have passed */
 } fz_ui_t;
 
-/* Candidates waiting in the exec batch (fuzz.c; core/exec.h, "Batches"). */
+/* Candidates waiting in the exec batch (run.c; core/exec.h, "Batches"). */
 typedef struct fz_batch_ctl {
     fz_origin_t *origin; /* FZ_BATCH_MAX: where each queued candidate came from */
     uint32_t size;       /* run the batch when it holds this many */
@@ -70,7 +73,7 @@ typedef struct fz_state {
     fz_sync_t sync;
     fz_jobs_link_t jobs; /* -j: this instance's link to its campaign (jobs.c) */
     fz_diag_seen_t diag; /* target warnings given so far (diag.c) */
-    fz_sites_t sites;    /* crash sites seen (triage.c) */
+    fz_sites_t sites;    /* crash sites seen (triage.c, resume.c) */
     fz_rng_t rng;
     fz_dict_t dict;              /* -x tokens */
     fz_i2s_t i2s;                /* comparison feedback (i2s.c) */
