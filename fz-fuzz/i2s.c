@@ -14,6 +14,7 @@
 
 #include "core/opts.h"
 #include "fz-config.h"
+#include "fz-hash.h"
 #include "fz-log.h"
 
 #define SEEN_CAP 65536u /* keys per entry; past half full nothing more is recorded */
@@ -168,14 +169,6 @@ static void mark_failed(fz_i2s_t *I, const fz_cmp_rec_t *r)
     keys_test_add(&I->failed, failed_key(r), 1);
 }
 
-static uint64_t hash_input(const uint8_t *b, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
-
 static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *in, size_t len);
 
 /* Longest candidate: the length limit havoc keeps to, but never shorter
@@ -256,7 +249,7 @@ static int repair(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv, uint8_
                 if (out_of_budget(c))
                     return 0;
                 size_t tl = fz_cmpedit_apply(cur, cur_len, &edits[k], trial, room(c, cur_len));
-                if (seen(I, hash_input(trial, tl)))
+                if (seen(I, fz_hash_bytes(trial, tl)))
                     continue;
                 char op[32];
                 snprintf(op, sizeof op, "i2s,rep:%d", round);
@@ -348,7 +341,7 @@ static int solve(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv)
         size_t j = 0;
         for (; j < ne && !found && !step && !out_of_budget(c); j++) {
             size_t ol = fz_cmpedit_apply(lv->in, lv->len, &edits[j], out, room(c, lv->len));
-            if (seen(I, hash_input(out, ol)))
+            if (seen(I, fz_hash_bytes(out, ol)))
                 continue;
             level_t next = {out, ol, clog, NULL, NULL, d + 1, lv->log};
             if (try_input(c, src, out, ol, "i2s", clog)) {
@@ -388,7 +381,7 @@ void fz_i2s_stage(const fz_i2s_ctx_t *c, uint32_t id, const uint8_t *data, uint3
         return;
     I->stop_execs = I->execs + c->budget;
     keys_clear(&I->seen);
-    seen(I, hash_input(data, len));
+    seen(I, fz_hash_bytes(data, len));
     fz_cmp_list_t *log = &I->lists[0], *clog = &I->lists[1];
     try_input(c, id, data, len, "i2s", log);
     if (!log->n)
@@ -396,7 +389,7 @@ void fz_i2s_stage(const fz_i2s_ctx_t *c, uint32_t id, const uint8_t *data, uint3
     collect_tokens(I, log, data, len);
     uint8_t *cin = I->bufs[3 * FZ_I2S_DEPTH];
     colour(c->rng, data, len, cin);
-    seen(I, hash_input(cin, len));
+    seen(I, fz_hash_bytes(cin, len));
     try_input(c, id, cin, len, "i2s", clog);
     level_t top = {data, len, log, clog, cin, 0, NULL};
     solve(c, id, &top);
