@@ -20,11 +20,11 @@ MUT_TESTS += $(OBJ)/tests/check_text
 $(MUT_TESTS): $(OBJ)/tests/check_%: tests/check_%.c $(MUT_SRCS) $(wildcard mutators/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Iinclude -I. $(MUT_TEST_FLAGS) $(CHECK_CFLAGS) \
-		$< $(MUT_SRCS) $(filter %.c,$(filter-out $<,$(filter fz-fuzz/%,$^))) -o $@ $(CHECK_LIBS)
+		$< $(MUT_SRCS) $(filter %.c,$(filter-out $<,$(filter fz-fuzz/% core/%,$^))) -o $@ $(CHECK_LIBS)
 
-# check_dict also covers reading -x files (fz-fuzz/dictfile.c), which feeds
-# the parser here.
-$(OBJ)/tests/check_dict: fz-fuzz/dictfile.c fz-fuzz/dictfile.h
+# check_dict also covers reading -x files (fz-fuzz/dictfile.c, which reads
+# through core/fileio.c), which feeds the parser here.
+$(OBJ)/tests/check_dict: fz-fuzz/dictfile.c fz-fuzz/dictfile.h core/fileio.c core/fileio.h
 
 UNIT_TESTS += $(MUT_TESTS)
 
