@@ -23,7 +23,7 @@
 #include "core/opts.h"
 #include "fz-config.h"
 #include "fz-fuzz/crashinfo.h"
-#include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/run.h"
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/stats.h"
 #include "fz-fuzz/status.h"
@@ -154,7 +154,7 @@ void fz_jobs_take(fz_state_t *st)
         s->pass_ms_total += ms;
         if (ms > s->pass_ms_max)
             s->pass_ms_max = ms;
-        if (fz_fuzz_should_stop(st))
+        if (fz_run_should_stop(st))
             return;
     }
 }

@@ -15,6 +15,7 @@
 #include "core/coverage.h"
 #include "fz-fuzz/diag.h"
 #include "fz-fuzz/jobs.h"
+#include "fz-fuzz/state.h"
 
 /* 1 if the terminfo database has an entry for term (where ncurses looks:
  * $TERMINFO, ~/.terminfo, $TERMINFO_DIRS, the system directories; by first

@@ -1,5 +1,5 @@
 /*
- * showmap_main.c - fz-showmap: run a target once on the input read from
+ * fz-showmap.c - fz-showmap: run a target once on the input read from
  * stdin and write its coverage map as "SLOT:VALUE" lines, as afl-showmap
  * does.  Exit status: 0 the target ran, 2 it timed out, 3 it crashed,
  * 1 usage or set-up error (docs/tools.md).

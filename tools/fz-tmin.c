@@ -1,5 +1,5 @@
 /*
- * tmin_main.c - fz-tmin: minimize one input file, keeping its crash (same
+ * fz-tmin.c - fz-tmin: minimize one input file, keeping its crash (same
  * signal) or, when it does not crash, every coverage bit it reaches.  The
  * work is done by minimize.c; this file parses options and reports.
  */
