@@ -78,7 +78,7 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ori
                   const char *doing, fz_calib_t *out)
 {
     fz_exec_t *x = &st->exec;
-    uint64_t before = x->fs.total_execs;
+    uint64_t before = fz_exec_execs(x);
     memset(out, 0, sizeof(*out));
     uint64_t sum = 0;
     int runs = 0;
@@ -116,7 +116,7 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ori
         if (out->max_us > st->stats.slowest_exec_us)
             st->stats.slowest_exec_us = out->max_us;
     }
-    st->stats.calib_execs += x->fs.total_execs - before;
+    st->stats.calib_execs += fz_exec_execs(x) - before;
 }
 
 /* Adds a calibrated seed to the queue under its AFL-style seed name (or its

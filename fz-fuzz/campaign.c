@@ -51,8 +51,8 @@ static void on_die(void *ctx)
     fz_status_restore(st); /* the cursor comes back even on an error */
     if (st->ui.files_ready && fz_stats_try_write(st) == 0)
         fz_stats_try_plot(st);
-    if (st->calib.first)            /* the target was started */
-        fz_fsrv_stop(&st->exec.fs); /* its processes and temp file */
+    if (st->calib.first)         /* the target was started */
+        fz_exec_stop(&st->exec); /* its processes and temp file */
     if (!crash_status(st))
         return;
     fprintf(stderr,
@@ -104,7 +104,7 @@ static void setup_exec(fz_state_t *st)
     char err[512];
     if (fz_exec_start(&st->exec, &fcfg, FZ_EXEC_VIRGIN, err, sizeof(err)) != 0)
         fz_die("%s", err);
-    fz_i2s_started(&st->i2s, st->exec.fs.cmplog);
+    fz_i2s_started(&st->i2s, fz_exec_info(&st->exec).cmplog);
     fz_diag_modules(st); /* uninstrumented shared libraries: said once, at start-up */
     size_t m = st->exec.map_size;
     st->calib.first = xalloc_map(m);

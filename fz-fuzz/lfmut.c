@@ -22,14 +22,14 @@
 void fz_lfmut_setup(fz_state_t *st)
 {
     fz_lfmut_t *m = &st->lfmut;
-    uint32_t offered = st->exec.fs.custom;
+    uint32_t offered = fz_exec_info(&st->exec).custom;
     if (!offered)
         return;
     if (fz_env_flag("FZ_NO_CUSTOM", NULL)) {
         fz_info("FZ_NO_CUSTOM=1: the harness's custom mutator is not used");
         return;
     }
-    if (!st->exec.fs.batch) {
+    if (!st->exec.batch) {
         fz_warn("the harness defines a custom mutator, but it runs only in batches, which are "
                 "off (FZ_NO_BATCH=1 or FZ_NO_DIRECT=1): fz's own mutations are used instead");
         return;

@@ -40,7 +40,7 @@ $(OBJ)/tests/check_aflenv: tests/check_aflenv.c $(OBJ)/fz-fuzz/aflenv.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 
-$(OBJ)/tests/check_diag: tests/check_diag.c $(OBJ)/fz-fuzz/diag.o
+$(OBJ)/tests/check_diag: tests/check_diag.c $(OBJ)/fz-fuzz/diag.o $(OBJ)/libfzcore.a
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 

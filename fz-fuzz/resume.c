@@ -96,7 +96,7 @@ uint32_t fz_resume_known_crashes(fz_state_t *st)
         fz_exec_commit(x, &rec, NULL); /* into the crash virgin map (blind: its signal) */
         /* Its site is known too: the same bug is not saved again. */
         if (rec.site && !fz_sites_find(&st->sites, rec.site))
-            fz_sites_add(&st->sites, &x->fs.last_site, rec.signal, files.f[i].name, 0);
+            fz_sites_add(&st->sites, rec.where, rec.signal, files.f[i].name, 0);
     }
     st->stats.calib_execs += ran;
     st->crashes_still = still;

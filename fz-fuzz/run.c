@@ -250,7 +250,7 @@ void fz_run_push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
             run_one(st, buf, len, o, 0);
         return;
     }
-    if (!x->fs.batch) {
+    if (!x->batch) {
         run_one(st, buf, len, o, 0);
         return;
     }
@@ -346,7 +346,7 @@ fz_run_result_t fz_run_kept(fz_exec_t *x, const uint8_t *buf, uint32_t len, uint
 void fz_run_broke(fz_state_t *st, const uint8_t *buf, uint32_t len, int sig, const fz_origin_t *o,
                   const char *doing)
 {
-    char why[sizeof st->exec.fs.errmsg];
+    char why[FZ_FSRV_ERRLEN];
     snprintf(why, sizeof why, "%s", fz_exec_errmsg(&st->exec));
     if (!sig)
         fz_die("the target stopped answering during %s: %s", doing, why);

@@ -92,7 +92,7 @@ typedef struct fz_state {
 /* Total target runs so far (fuzzing, calibration, minimization). */
 static inline uint64_t fz_state_execs(const fz_state_t *st)
 {
-    return st->exec.fs.total_execs;
+    return fz_exec_execs(&st->exec);
 }
 
 #endif

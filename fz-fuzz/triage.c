@@ -18,7 +18,7 @@
 /* Target runs so far (fuzzing, calibration, minimization). */
 static uint64_t execs_so_far(const fz_triage_t *t)
 {
-    return t->x->fs.total_execs;
+    return fz_exec_execs(t->x);
 }
 
 /* The target command with each @@ replaced by repl (or, without @@, with
@@ -187,7 +187,7 @@ static int same_site(void *ctx, const fz_exec_rec_t *rec)
     if (rec->site == w->want)
         return 1;
     if (rec->site && !w->other.hash) {
-        w->other = w->x->fs.last_site;
+        w->other = *rec->where;
         w->other_sig = rec->signal;
     }
     return 0;
@@ -210,7 +210,7 @@ static int recheck_site(fz_triage_t *t, const fz_exec_rec_t *rec, site_watch_t *
         if (r == FZ_RUN_ERROR)
             return 0;
         if (r == FZ_RUN_CRASH && again.site && again.site != rec->site) {
-            w->other = t->x->fs.last_site;
+            w->other = *again.where;
             w->other_sig = again.signal;
             *flaky = 2;
             return 1;
@@ -276,7 +276,7 @@ int fz_triage_crash(fz_triage_t *t, const uint8_t *buf, uint32_t len, const fz_e
     }
 
     site_watch_t w = {.x = x, .want = rec->site};
-    fz_site_t where = x->fs.last_site;
+    fz_site_t where = *rec->where;
     size_t out_len;
     int flaky;
     const uint8_t *save = minimize_crash(t, buf, len, rec, &w, &out_len, &flaky);

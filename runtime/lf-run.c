@@ -52,7 +52,7 @@
 #include "fz-config.h"
 #include "fz-sha1.h"
 #include "runtime/lf-cli.h"
-#include "runtime/rt.h"
+#include "runtime/rt-map.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);

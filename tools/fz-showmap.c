@@ -103,7 +103,7 @@ int main(int argc, char **argv)
     fz_exec_rec_t rec;
     fz_run_result_t r = fz_exec_run(&x, buf, len, 0, &rec);
     if (r == FZ_RUN_ERROR) {
-        char msg[sizeof x.fs.errmsg];
+        char msg[FZ_FSRV_ERRLEN];
         memcpy(msg, fz_exec_errmsg(&x), sizeof msg);
         fz_exec_stop(&x);
         fz_die("%s", msg);
