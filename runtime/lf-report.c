@@ -1,13 +1,10 @@
 /*
  * lf-report.c - what the driver prints and writes when a run ends
  * (lf-report.h): stderr lines written without stdio (safe in a signal
- * handler and a malloc hook), the stack of a deadly signal, and the
- * artifact with libFuzzer's lines.
+ * handler and a malloc hook) and the artifact with libFuzzer's lines.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
-#include <execinfo.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -17,8 +14,6 @@
 
 #include "fz-sha1.h"
 #include "runtime/lf-report.h"
-
-extern void __sanitizer_print_stack_trace(void) __attribute__((weak));
 
 /* stderr without stdio: safe in a signal handler and in a malloc hook. */
 void __fz_lf_say(const char *fmt, ...)
@@ -36,30 +31,6 @@ void __fz_lf_say(const char *fmt, ...)
             break;
         off += (int)w;
     }
-}
-
-void __fz_lf_print_stack(void)
-{
-    if (__sanitizer_print_stack_trace) {
-        __sanitizer_print_stack_trace();
-        return;
-    }
-    void *pcs[64];
-    int n = backtrace(pcs, 64);
-    for (int i = 0; i < n; i++) {
-        Dl_info di;
-        if (dladdr(pcs[i], &di) && di.dli_fname) {
-            uintptr_t off = (uintptr_t)pcs[i] - (uintptr_t)di.dli_fbase;
-            if (di.dli_sname)
-                __fz_lf_say("    #%d %p in %s (%s+0x%lx)\n", i, pcs[i], di.dli_sname, di.dli_fname,
-                    (unsigned long)off);
-            else
-                __fz_lf_say("    #%d %p (%s+0x%lx)\n", i, pcs[i], di.dli_fname, (unsigned long)off);
-        } else {
-            __fz_lf_say("    #%d %p\n", i, pcs[i]);
-        }
-    }
-    __fz_lf_say("\n");
 }
 
 static void base64(const uint8_t *p, size_t n)

@@ -12,8 +12,6 @@
 
 /* stderr without stdio. */
 __attribute__((format(printf, 1, 2))) void __fz_lf_say(const char *fmt, ...);
-/* The stack of this thread: the sanitizer's printer when one is linked in. */
-void __fz_lf_print_stack(void) LF_FRAME(15, PrintStackTrace);
 /* The input as PREFIX<kind>-<sha1> (or -exact_artifact_path), with
  * libFuzzer's MS:, byte dump, "Test unit written to" and Base64: lines. */
 void __fz_lf_write_artifact(const lf_opts_t *o, const char *kind, const uint8_t *p, size_t n);

@@ -43,12 +43,14 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "fz-buckets.h"
 #include "fz-config.h"
 #include "runtime/lf-report.h"
 #include "runtime/lf-run.h"
+#include "runtime/lf-stack.h"
 #include "runtime/lf-util.h"
 #include "runtime/rt.h"
 
@@ -129,16 +131,28 @@ void __fz_lf_final_stats(void)
 
 /* ---- What ends a run ---- */
 
-static void on_deadly(int sig) LF_FRAME(13, CrashCallback);
-static void on_deadly(int sig)
+static void on_deadly(int sig, siginfo_t *si, void *uc) LF_FRAME(13, CrashCallback);
+static void on_deadly(int sig, siginfo_t *si, void *uc)
 {
     if (lr.dying++)
         _exit((int)lr.o->error_exitcode);
     (void)sig;
     __fz_lf_say("==%d== ERROR: libFuzzer: deadly signal\n", (int)getpid());
-    __fz_lf_print_stack();
+    /* A fault (SEGV, BUS, ILL, FPE: si_code > 0) is shown from the
+     * faulting instruction on, as the sanitizers show it; a signal that
+     * was sent (abort()) with the handler's frames, as libFuzzer does. */
+    void *pc = NULL;
+#if defined(__x86_64__)
+    if (si && si->si_code > 0 && uc)
+        pc = (void *)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    if (si && si->si_code > 0 && uc)
+        pc = (void *)((ucontext_t *)uc)->uc_mcontext.pc;
+#endif
+    __fz_lf_print_stack_from(pc);
     __fz_lf_say("NOTE: libFuzzer has rudimentary signal handlers.\n"
-        "      Combine libFuzzer with AddressSanitizer or similar for better crash reports.\n");
+                "      Combine libFuzzer with AddressSanitizer or similar for better crash "
+                "reports.\n");
     __fz_lf_say("SUMMARY: libFuzzer: deadly signal\n");
     __fz_lf_dump_unit("crash");
     __fz_lf_final_stats();
@@ -255,7 +269,9 @@ static void *rss_watch(void *arg)
     return NULL;
 }
 
-static void handle(int sig, void (*fn)(int), int only_default)
+/* Installs fn (or, given, the SA_SIGINFO handler info) for sig. */
+static void handle(int sig, void (*fn)(int), void (*info)(int, siginfo_t *, void *),
+                   int only_default)
 {
     struct sigaction old, sa;
     if (sigaction(sig, NULL, &old) != 0)
@@ -264,8 +280,13 @@ static void handle(int sig, void (*fn)(int), int only_default)
     if (only_default && ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL))
         return;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fn;
     sa.sa_flags = SA_RESTART | SA_ONSTACK;
+    if (info) {
+        sa.sa_sigaction = info;
+        sa.sa_flags |= SA_SIGINFO;
+    } else {
+        sa.sa_handler = fn;
+    }
     sigemptyset(&sa.sa_mask);
     sigaction(sig, &sa, NULL);
 }
@@ -315,10 +336,10 @@ void __fz_lf_setup(const lf_opts_t *o, int keep)
     }
     static const int deadly[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
     for (size_t i = 0; i < sizeof deadly / sizeof deadly[0]; i++)
-        handle(deadly[i], on_deadly, 1);
-    handle(SIGALRM, on_alarm, 0);
-    handle(SIGINT, on_interrupt, 1);
-    handle(SIGTERM, on_interrupt, 1);
+        handle(deadly[i], NULL, on_deadly, 1);
+    handle(SIGALRM, on_alarm, NULL, 0);
+    handle(SIGINT, on_interrupt, NULL, 1);
+    handle(SIGTERM, on_interrupt, NULL, 1);
     if (__sanitizer_set_death_callback)
         __sanitizer_set_death_callback(on_sanitizer_death);
     if (__sanitizer_install_malloc_and_free_hooks)

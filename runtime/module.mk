@@ -27,7 +27,7 @@ $(LIBFZ)/fz-rt.o: $(RT_OBJS)
 # object whose symbols are all made local but the three the driver calls
 # (lf-mutate.o), so the engine's names never clash with a harness's.
 LF_SRCS := runtime/libfuzzer.c runtime/lf-cli.c runtime/lf-util.c runtime/lf-corpus.c \
-	runtime/lf-run.c runtime/lf-report.c runtime/lf-fuzz.c runtime/lf-merge.c runtime/lf-crash.c
+	runtime/lf-run.c runtime/lf-report.c runtime/lf-stack.c runtime/lf-fuzz.c runtime/lf-merge.c runtime/lf-crash.c
 LF_MUT_SRCS := runtime/lf-mutate.c mutators/rng.c mutators/dict.c mutators/mutate.c
 LF_OBJS := $(LF_SRCS:%.c=$(OBJ)/rt/%.o) $(OBJ)/rt/lf-mutate-all.o
 
