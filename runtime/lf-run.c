@@ -202,14 +202,18 @@ static void on_interrupt(int sig)
     _exit(LF_INTERRUPT_EXITCODE);
 }
 
-static void oom(const char *what) LF_FRAME(16, RssLimitCallback);
-static void oom(const char *what)
+/* with_stack: the stack of a malloc over the limit, as libFuzzer prints
+ * it; an RSS over the limit has none (it is seen by the watcher thread, or
+ * after the run), as in libFuzzer. */
+static void oom(const char *what, int with_stack) LF_FRAME(16, RssLimitCallback);
+static void oom(const char *what, int with_stack)
 {
     if (lr.dying++)
         return;
     __fz_lf_say("==%d== ERROR: libFuzzer: out-of-memory (%s)\n", (int)getpid(), what);
     __fz_lf_say("   To change the out-of-memory limit use -rss_limit_mb=<N>\n\n");
-    __fz_lf_print_stack();
+    if (with_stack)
+        __fz_lf_print_stack();
     __fz_lf_say("SUMMARY: libFuzzer: out-of-memory\n");
     __fz_lf_dump_unit("oom");
     __fz_lf_final_stats();
@@ -226,7 +230,7 @@ static void on_malloc(const volatile void *p, size_t size)
     if (lr.malloc_limit > 0 && size > (size_t)lr.malloc_limit << 20) {
         char what[64];
         snprintf(what, sizeof what, "malloc(%zu)", size);
-        oom(what);
+        oom(what, 1);
     }
 }
 
@@ -263,7 +267,7 @@ static void *rss_watch(void *arg)
         if (lr.running && mb > lr.rss_limit) {
             char what[96];
             snprintf(what, sizeof what, "used: %ldMb; limit: %ldMb", mb, lr.rss_limit);
-            oom(what);
+            oom(what, 0);
         }
     }
     return NULL;
@@ -408,7 +412,7 @@ static void check_peak_rss(void)
     if (peak > lr.rss_limit) {
         char what[96];
         snprintf(what, sizeof what, "used: %ldMb; limit: %ldMb", peak, lr.rss_limit);
-        oom(what);
+        oom(what, 0);
     }
 }
 
