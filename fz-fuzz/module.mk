@@ -2,10 +2,10 @@
 # links the execution core and the mutation engine by their fixed paths.
 
 FUZZ_SRCS := fz-fuzz/options.c fz-fuzz/names.c fz-fuzz/queue.c fz-fuzz/schedule.c fz-fuzz/outdir.c fz-fuzz/stats.c \
-	fz-fuzz/status.c fz-fuzz/diag.c fz-fuzz/resume.c fz-fuzz/calibrate.c fz-fuzz/sites.c fz-fuzz/triage.c fz-fuzz/run.c fz-fuzz/fuzz.c fz-fuzz/replay.c \
+	fz-fuzz/status.c fz-fuzz/diag.c fz-fuzz/resume.c fz-fuzz/calibrate.c fz-fuzz/sites.c fz-fuzz/triage.c fz-fuzz/run.c fz-fuzz/maxlen.c fz-fuzz/fuzz.c fz-fuzz/replay.c \
 	fz-fuzz/i2s.c
 FUZZ_SRCS += fz-fuzz/sync.c fz-fuzz/dictfile.c fz-fuzz/jobs.c fz-fuzz/crashinfo.c fz-fuzz/aflenv.c
-FUZZ_SRCS += fz-fuzz/custom.c fz-fuzz/lfmut.c
+FUZZ_SRCS += fz-fuzz/custom.c fz-fuzz/lfmut.c fz-fuzz/campaign.c fz-fuzz/cmdline.c
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(OBJ)/%.o)
 
 ALL += $(BIN)/fz-fuzz
@@ -40,7 +40,7 @@ $(OBJ)/tests/check_aflenv: tests/check_aflenv.c $(OBJ)/fz-fuzz/aflenv.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 
-$(OBJ)/tests/check_diag: tests/check_diag.c $(OBJ)/fz-fuzz/diag.o
+$(OBJ)/tests/check_diag: tests/check_diag.c $(OBJ)/fz-fuzz/diag.o $(OBJ)/libfzcore.a
 	@mkdir -p $(dir $@)
 	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
 

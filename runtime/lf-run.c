@@ -52,7 +52,7 @@
 #include "runtime/lf-run.h"
 #include "runtime/lf-stack.h"
 #include "runtime/lf-util.h"
-#include "runtime/rt.h"
+#include "runtime/rt-map.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -5,8 +5,9 @@
 # -O2 -fPIC (usable in PIE, non-PIE and shared links) and never instrumented.
 RT_CFLAGS = -std=gnu11 -O2 -g -fPIC -Wall -Wextra -Iinclude -I. -MMD -MP \
 	-fno-stack-protector -fvisibility=hidden
-RT_SRCS := runtime/rt-map.c runtime/rt-input.c runtime/rt-fsrv.c runtime/rt-diag.c \
-	runtime/rt-crash.c runtime/rt-cmp.c
+RT_SRCS := runtime/rt-map.c runtime/rt-input.c runtime/rt-fsrv.c runtime/rt-proc.c runtime/rt-direct.c \
+	runtime/rt-loop.c runtime/rt-diag.c \
+	runtime/rt-crash.c runtime/rt-site.c runtime/rt-san.c runtime/rt-unwind.c runtime/rt-cmp.c
 RT_OBJS := $(RT_SRCS:%.c=$(OBJ)/rt/%.o)
 
 ALL += $(LIBFZ)/fz-rt.o $(LIBFZ)/fz-libfuzzer.o

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/fsrv.h"
+#include "core/exec.h"
 #include "core/fileio.h"
 #include "core/opts.h"
 #include "fz-log.h"
@@ -197,14 +197,14 @@ static void reset_data(const char *data)
         fz_die("cannot make '%s' again: %m", data);
 }
 
-static void start(fz_fsrv_t *fs, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *data)
+static void start(fz_exec_t *x, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *data)
 {
     char err[512] = "";
     char *so = preload_path();
     if (so) {
         setenv("LD_PRELOAD", so, 1);
         setenv("FZ_COV_FSRV", "1", 1);
-        int rc = fz_fsrv_start(fs, cfg, err, sizeof err);
+        int rc = fz_exec_start(x, cfg, FZ_EXEC_RAW, err, sizeof err);
         unsetenv("LD_PRELOAD");
         unsetenv("FZ_COV_FSRV");
         free(so);
@@ -222,7 +222,7 @@ static void start(fz_fsrv_t *fs, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *d
                 "input, which is slower (reinstall fz)");
     }
     cfg->blind = 1;
-    if (fz_fsrv_start(fs, cfg, err, sizeof err))
+    if (fz_exec_start(x, cfg, FZ_EXEC_RAW, err, sizeof err))
         fz_die("%s", err);
 }
 
@@ -238,8 +238,8 @@ static uint64_t now_ms(void)
 
 static void replay(const inputs_t *in, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *data)
 {
-    fz_fsrv_t fs;
-    start(&fs, cfg, rp, data);
+    fz_exec_t x;
+    start(&x, cfg, rp, data);
     uint64_t t0 = now_ms(), next = t0 + REPLAY_NOTE_MS;
     for (size_t i = 0; i < in->n; i++) {
         if (i % 64 == 0 && now_ms() >= next) {
@@ -253,20 +253,20 @@ static void replay(const inputs_t *in, fz_fsrv_cfg_t *cfg, replay_t *rp, const c
             fz_warn("cannot read '%s': %m; skipped", in->paths[i]);
             continue;
         }
-        fz_run_result_t r =
-            fz_fsrv_run(&fs, buf, len, 0); /* no map wanted: core/exec.h would classify it */
+        fz_exec_rec_t rec; /* no map wanted: FZ_EXEC_RAW leaves it as it is */
+        fz_run_result_t r = fz_exec_run(&x, buf, len, 0, &rec);
         free(buf);
         if (r == FZ_RUN_ERROR) {
-            char msg[sizeof fs.errmsg];
-            memcpy(msg, fs.errmsg, sizeof msg);
-            fz_fsrv_stop(&fs);
+            char msg[FZ_FSRV_ERRLEN];
+            memcpy(msg, fz_exec_errmsg(&x), sizeof msg);
+            fz_exec_stop(&x);
             fz_die("replaying '%s': %s", in->paths[i], msg);
         }
         rp->ok += r == FZ_RUN_OK;
         rp->crashed += r == FZ_RUN_CRASH;
         rp->hung += r == FZ_RUN_HANG;
     }
-    fz_fsrv_stop(&fs);
+    fz_exec_stop(&x);
 }
 
 /* Runs argv (cwd: dir, or ours) and returns its stdout, NUL-terminated;
