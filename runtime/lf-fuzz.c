@@ -45,11 +45,6 @@ static void on_signal(int sig)
     lf_interrupted = 1;
 }
 
-static uint64_t now_ms(void)
-{
-    return __fz_lf_now_us() / 1000;
-}
-
 /* ---- Watching fz-fuzz's output ---- */
 
 /* What the driver has seen of fz-fuzz's output directory. */
@@ -58,7 +53,7 @@ typedef struct lf_watch {
     char *out;         /* fz-fuzz's -o */
     char *keep;        /* where new inputs go: the first corpus directory, or NULL */
     uint32_t next[64]; /* per instance directory (sorted order): next queue id */
-    uint64_t execs, base, pulse, start;
+    uint64_t execs, base, pulse, start; /* start: __fz_lf_now_us() */
     size_t corp_n, corp_bytes;
     int inited;
 } lf_watch_t;
@@ -384,7 +379,8 @@ int __fz_lf_fuzz(const lf_opts_t *o)
                         "FZ_FUZZ=/path/to/fz-fuzz or put fz's bin/ on PATH\n");
         return 1;
     }
-    lf_watch_t w = {.o = o, .pulse = 1024, .start = now_ms(), .keep = o->n_dirs ? o->dirs[0] : NULL};
+    lf_watch_t w = {.o = o, .pulse = 1024, .start = __fz_lf_now_us(),
+                    .keep = o->n_dirs ? o->dirs[0] : NULL};
     /* The corpus first, in this process, as libFuzzer does: a crashing
      * file ends the run here with its crash-<sha1>. */
     long max_len = __fz_lf_run_corpus(o, &w.corp_n, &w.corp_bytes);
@@ -398,11 +394,11 @@ int __fz_lf_fuzz(const lf_opts_t *o)
     long left = o->runs < 0 ? -1 : o->runs - (long)w.base;
     /* -max_total_time counts the corpus run too, as libFuzzer's does. */
     long secs_left = o->max_total_time > 0
-                         ? o->max_total_time - (long)((now_ms() - w.start) / 1000) : 0;
+                         ? o->max_total_time - (long)((__fz_lf_now_us() - w.start) / 1000000) : 0;
     if ((o->runs >= 0 && left <= 0) || (o->max_total_time > 0 && secs_left <= 0)) {
         progress(&w, "DONE");
         fprintf(stderr, "Done %llu runs in %llu second(s)\n", (unsigned long long)w.base,
-                (unsigned long long)((now_ms() - w.start) / 1000));
+                (unsigned long long)((__fz_lf_now_us() - w.start) / 1000000));
         __fz_lf_final_stats();
         return 0;
     }
@@ -501,7 +497,7 @@ int __fz_lf_fuzz(const lf_opts_t *o)
         if (o->runs >= 0 && done > (uint64_t)o->runs)
             done = (uint64_t)o->runs;
         fprintf(stderr, "Done %llu runs in %llu second(s)\n", (unsigned long long)done,
-                (unsigned long long)((now_ms() - w.start) / 1000));
+                (unsigned long long)((__fz_lf_now_us() - w.start) / 1000000));
         __fz_lf_final_stats();
     }
     free(fbuf);

@@ -95,11 +95,6 @@ static struct {
 } lr;
 
 
-static uint64_t now_us(void)
-{
-    return __fz_lf_now_us();
-}
-
 long __fz_lf_rss_mb(void)
 {
     struct rusage ru;
@@ -121,7 +116,7 @@ void __fz_lf_final_stats(void)
 {
     if (!lr.o || !lr.o->print_final_stats)
         return;
-    uint64_t secs = (now_us() - lr.start_us) / 1000000;
+    uint64_t secs = (__fz_lf_now_us() - lr.start_us) / 1000000;
     __fz_lf_say("stat::number_of_executed_units: %llu\nstat::average_exec_per_sec:     %llu\n"
         "stat::new_units_added:          %u\nstat::slowest_unit_time_sec:    %llu\n"
         "stat::peak_rss_mb:              %ld\n",
@@ -175,7 +170,7 @@ static void on_alarm(int sig)
     (void)sig;
     if (!lr.running || lr.dying)
         return;
-    uint64_t secs = (now_us() - lr.unit_start_us) / 1000000;
+    uint64_t secs = (__fz_lf_now_us() - lr.unit_start_us) / 1000000;
     if ((long)secs < lr.timeout)
         return;
     lr.dying = 1;
@@ -328,7 +323,7 @@ void __fz_lf_setup(const lf_opts_t *o, int keep)
 {
     lr.o = o;
     lr.keep = keep;
-    lr.start_us = now_us();
+    lr.start_us = __fz_lf_now_us();
     lr.timeout = o->timeout > 0 ? o->timeout : LF_DEFAULT_TIMEOUT;
     lr.rss_limit = o->rss_limit_mb;
     lr.malloc_limit = o->malloc_limit_mb > 0 ? o->malloc_limit_mb : o->rss_limit_mb;
@@ -354,7 +349,7 @@ void __fz_lf_setup(const lf_opts_t *o, int keep)
     struct itimerval it = {{tick, 0}, {tick, 0}};
     setitimer(ITIMER_REAL, &it, NULL);
     __fz_lf_rss_thread();
-    fprintf(stderr, "INFO: Seed: %ld\n", o->seed > 0 ? o->seed : (long)(now_us() & 0x7fffffff));
+    fprintf(stderr, "INFO: Seed: %ld\n", o->seed > 0 ? o->seed : (long)(__fz_lf_now_us() & 0x7fffffff));
     if (lr.map)
         fprintf(stderr, "INFO: Loaded %u modules   (%u inline 8-bit counters): %u [%p, %p), \n",
                 lr.nmods ? lr.nmods : 1, lr.used ? lr.used - 1 : 0, lr.used ? lr.used - 1 : 0,
@@ -428,11 +423,11 @@ size_t __fz_lf_execute(const uint8_t *data, size_t len, size_t *new_edges)
     lr.unit = data;
     lr.unit_len = len;
     lr.mallocs = lr.frees = 0;
-    lr.unit_start_us = now_us();
+    lr.unit_start_us = __fz_lf_now_us();
     lr.running = 1;
     LLVMFuzzerTestOneInput(copy, len);
     lr.running = 0;
-    uint64_t took = now_us() - lr.unit_start_us;
+    uint64_t took = __fz_lf_now_us() - lr.unit_start_us;
     lr.runs++;
     if (len && memcmp(copy, data, len) != 0) {
         __fz_lf_say("==%d== ERROR: libFuzzer: fuzz target overwrites its const input\n", (int)getpid());
@@ -486,7 +481,7 @@ void __fz_lf_note_added(void)
 
 void __fz_lf_status(const char *what, size_t corp_n, size_t corp_bytes, uint64_t runs)
 {
-    uint64_t secs = (now_us() - lr.start_us) / 1000000;
+    uint64_t secs = (__fz_lf_now_us() - lr.start_us) / 1000000;
     fprintf(stderr, "#%llu\t%-6s cov: %zu ft: %zu corp: %zu/%zub exec/s: %llu rss: %ldMb\n",
             (unsigned long long)runs, what, lr.cov, lr.ft, corp_n, corp_bytes,
             (unsigned long long)(secs ? runs / secs : 0), __fz_lf_rss_now_mb());
