@@ -30,6 +30,7 @@
 #include "core/cpu.h"
 #include "core/fsrv.h"
 #include "core/shm.h"
+#include "fz-clock.h"
 
 /* The handshake may take this many times the run timeout (AFL++ uses 10x
  * too), but never less than HANDSHAKE_MIN_MS: sanitizer start-up is slow. */
@@ -121,13 +122,6 @@ struct fz_fsrv {
     int st_fd;              /* we read replies here (target's fd 199) */
     fz_cpuset_t saved_cpus; /* affinity before binding (core/cpu.h) */
 };
-
-static inline uint64_t fz_fsrv_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 /* A word of the direct-mode control page, as the other side left it. */
 static inline uint32_t fz_fsrv_ld(volatile uint32_t *w)

@@ -30,17 +30,17 @@ int fz_fsrv_read_u32(fz_fsrv_t *fs, int fd, uint32_t *out, uint64_t timeout_ms)
 {
     uint8_t *p = (uint8_t *)out;
     size_t got = 0;
-    uint64_t deadline = fz_fsrv_now_us() + timeout_ms * 1000u;
+    uint64_t deadline = fz_clock_us() + timeout_ms * 1000u;
     while (got < 4) {
         struct pollfd pfd = {fd, POLLIN, 0};
-        int64_t left = (int64_t)(deadline - fz_fsrv_now_us()) / 1000;
+        int64_t left = (int64_t)(deadline - fz_clock_us()) / 1000;
         int cut = fs && fs->interrupt && !fs->last_cut && left > INTERRUPT_SLICE_MS;
         if (left > INT_MAX || cut)
             left = cut ? INTERRUPT_SLICE_MS : INT_MAX;
         int r = poll(&pfd, 1, left > 0 ? (int)left : 0);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r == 0 && (fz_fsrv_now_us() < deadline)) {
+        if (r == 0 && (fz_clock_us() < deadline)) {
             if (fz_fsrv_interrupted(fs))
                 return 1;
             continue;

@@ -195,7 +195,7 @@ static int deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
 static fz_run_result_t run_blind(fz_fsrv_t *fs)
 {
     char err[256] = "";
-    uint64_t t0 = fz_fsrv_now_us();
+    uint64_t t0 = fz_clock_us();
     pid_t pid = fz_fsrv_spawn(fs, err, sizeof err);
     if (pid < 0) {
         snprintf(fs->errmsg, sizeof fs->errmsg, "%s", err);
@@ -209,7 +209,7 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
     useconds_t nap = 50;
     uint64_t next_check = t0 + INTERRUPT_SLICE_MS * 1000u;
     while (waitpid(pid, &status, WNOHANG) == 0) {
-        uint64_t now = fz_fsrv_now_us();
+        uint64_t now = fz_clock_us();
         int cut = now >= next_check && fz_fsrv_interrupted(fs);
         if (now >= next_check)
             next_check = now + INTERRUPT_SLICE_MS * 1000u;
@@ -227,7 +227,7 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
     /* The target led its own session and group (child_exec): whatever it
      * left running goes with it.  One kill per fork+exec costs nothing. */
     kill(-pid, SIGKILL);
-    fs->last_exec_us = fz_fsrv_now_us() - t0;
+    fs->last_exec_us = fz_clock_us() - t0;
     return fz_fsrv_judge(fs, status, timed_out, pid);
 }
 
@@ -251,7 +251,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
     if (fs->fsrv_pid <= 0)
         return FZ_RUN_ERROR;
 
-    uint64_t t0 = fz_fsrv_now_us();
+    uint64_t t0 = fz_clock_us();
     if (fs->direct) {
         uint32_t at;
         return fz_fsrv_run_direct(fs, t0, 0, 0, &at);
@@ -268,7 +268,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
         fs->total_forks++;
     fs->child_pid = (pid_t)pid;
 
-    int64_t left = (int64_t)fs->run_timeout_ms - (int64_t)(fz_fsrv_now_us() - t0) / 1000;
+    int64_t left = (int64_t)fs->run_timeout_ms - (int64_t)(fz_clock_us() - t0) / 1000;
     int r = fz_fsrv_read_u32(fs, fs->st_fd, &status, left > 0 ? (uint64_t)left : 0);
     int timed_out = 0;
     if (r == 1) {
@@ -278,7 +278,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
         timed_out = 1;
         r = fz_fsrv_read_u32(NULL, fs->st_fd, &status, KILL_WAIT_MS);
     }
-    fs->last_exec_us = fz_fsrv_now_us() - t0;
+    fs->last_exec_us = fz_clock_us() - t0;
     if (r)
         return fz_fsrv_run_error(fs, "waiting for a child's status");
     fs->child_stopped = WIFSTOPPED(status);
