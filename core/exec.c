@@ -138,7 +138,6 @@ static void suspect(fz_exec_t *x, const uint8_t *buf, size_t len)
 {
     struct fz_exec_suspect *s = &x->sus[x->sus_next];
     x->sus_next = (x->sus_next + 1) % FZ_EXEC_SUSPECTS;
-    x->broke_n = 0; /* a later run: the broken batch is not the last */
     if (len > FZ_MAX_INPUT)
         len = FZ_MAX_INPUT;
     if (len > s->cap) {
@@ -168,8 +167,10 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
             len = n;
         }
     }
-    if (x->fs->direct)
+    if (x->fs->direct) {
         suspect(x, buf, len);
+        x->broke_n = 0; /* a broken batch before it is not the last run */
+    }
     rec->result = fz_fsrv_run(x->fs, buf, len, rec->timeout_ms);
     return finish(x, rec);
 }
@@ -262,7 +263,9 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
         return finish(x, rec);
     }
     /* The runs it made, from .. *at (after the fact: the batch segment
-     * keeps them until the next batch). */
+     * keeps them until the next batch).  A broken batch before them is
+     * not the last any more. */
+    x->broke_n = 0;
     uint32_t first = *at - from >= FZ_EXEC_SUSPECTS ? *at - FZ_EXEC_SUSPECTS + 1 : from;
     for (uint32_t i = first; i <= *at; i++) {
         uint32_t len;
