@@ -183,20 +183,3 @@ size_t fz_cov_count_found(const uint8_t *virgin, size_t size)
     }
     return n;
 }
-
-/* Mixes only the non-zero words with their position, so the cost follows
- * the number of hit edges and two maps differing anywhere differ here. */
-uint64_t fz_cov_hash(const uint8_t *map, size_t size)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ size;
-    for (size_t i = next_set(map, 0, size); i < size; i = next_set(map, i + 8, size)) {
-        uint64_t w = load64(map + i);
-        w ^= (uint64_t)i * 0xff51afd7ed558ccdull;
-        w ^= w >> 33;
-        w *= 0xc4ceb9fe1a85ec53ull;
-        w ^= w >> 29;
-        h = (h ^ w) * 0x100000001b3ull;
-        h ^= h >> 32;
-    }
-    return h;
-}

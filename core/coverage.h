@@ -57,7 +57,5 @@ size_t fz_cov_count_set(const uint8_t *map, size_t size);
 /* Number of edges a virgin map has seen (bytes that are not 0xff). */
 size_t fz_cov_count_found(const uint8_t *virgin, size_t size);
 
-/* 64-bit hash of a classified map, for stability checks and dedup. */
-uint64_t fz_cov_hash(const uint8_t *map, size_t size);
 
 #endif

@@ -184,23 +184,16 @@ START_TEST(test_sparse_big_map)
     map[0] = 1;
     map[n / 2 + 3] = 200;
     map[n - 1] = 5;
-    uint64_t h_raw = fz_cov_hash(map, n);
     fz_cov_classify(map, n);
+    ck_assert_uint_eq(map[0], 1);
     ck_assert_uint_eq(map[n / 2 + 3], 128);
     ck_assert_uint_eq(map[n - 1], 8);
-    ck_assert_uint_ne(h_raw, fz_cov_hash(map, n));
     ck_assert_int_eq(fz_cov_new_bits(virgin, map, n), FZ_COV_NEW_EDGE);
     ck_assert_uint_eq(fz_cov_count_found(virgin, n), 3);
     ck_assert(fz_cov_covers(map, map, n));
     uint8_t *want = calloc(1, n);
     want[n - 1] = 16;
     ck_assert(!fz_cov_covers(map, want, n));
-    /* Same contents, same hash; one bit moved, a different hash. */
-    uint64_t h = fz_cov_hash(map, n);
-    ck_assert_uint_eq(h, fz_cov_hash(map, n));
-    map[n - 1] = 0;
-    map[n - 2] = 8;
-    ck_assert_uint_ne(h, fz_cov_hash(map, n));
     free(want);
     free(map);
     free(virgin);
