@@ -59,11 +59,6 @@ int fz_fsrv_read_u32(fz_fsrv_t *fs, int fd, uint32_t *out, uint64_t timeout_ms)
     return 0;
 }
 
-int fz_fsrv_write_u32(int fd, uint32_t v)
-{
-    return write(fd, &v, 4) == 4 ? 0 : -1;
-}
-
 int fz_fsrv_wait_pid(pid_t pid, int *status, int ms)
 {
     for (int waited = 0;; waited++) {
@@ -107,22 +102,6 @@ static void read_site(fz_fsrv_t *fs, pid_t pid)
             fs->last_site.module[i][sizeof fs->last_site.module[i] - 1] = 0;
     }
     d->site_pid = 0;
-}
-
-/* After a run's child ended: under an fz runtime the child led its own
- * process group (fz-protocol.h), so whatever it forked and left running is
- * killed with the group.  Only when the run forked (the runtime's count
- * moved) or was killed: the common run pays one read of the diagnostics
- * page, no system call. */
-void fz_fsrv_reap_group(fz_fsrv_t *fs, pid_t pgid, int force)
-{
-    if (pgid <= 0)
-        return;
-    uint32_t forks = fs->shm.diag ? fs->shm.diag->forks : 0;
-    if (!force && forks == fs->seen_forks)
-        return;
-    fs->seen_forks = forks;
-    kill(-pgid, SIGKILL);
 }
 
 /* pid: the child the status belongs to (for its crash site). */

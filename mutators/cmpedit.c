@@ -85,45 +85,58 @@ int fz_cmp_list_add(fz_cmp_list_t *l, const fz_cmp_rec_t *r)
     return 1;
 }
 
-/* One logged pair as a record; 0 if it cannot be a valid entry. */
-static int make_rec(fz_cmp_rec_t *r, const fz_cmp_hdr_t *h, const fz_cmp_op_t *op)
+/* Entry i of a block as a record; 0 if it cannot be a valid entry. */
+static int make_rec(fz_cmp_rec_t *r, const fz_cmp_head_t *h, uint32_t pool, uint32_t i)
 {
-    r->type = h->type;
     r->attr = h->attr;
-    if (h->type == FZ_CMP_INT) {
+    if (pool == FZ_CMP_POOL_INT || pool == FZ_CMP_POOL_WIDE) {
         unsigned s = h->size;
-        if (s != 1 && s != 2 && s != 4 && s != 8 && s != 16)
-            return 0;
+        uint64_t w[4] = {0, 0, 0, 0};
+        if (pool == FZ_CMP_POOL_WIDE) {
+            const fz_cmp_wide_t *op = &((const fz_cmp_wblock_t *)h)->p[i];
+            w[0] = op->v0, w[1] = op->v0_hi, w[2] = op->v1, w[3] = op->v1_hi;
+            if (s != 16)
+                return 0;
+        } else {
+            const fz_cmp_pair_t *op = &((const fz_cmp_iblock_t *)h)->p[i];
+            w[0] = op->v0, w[2] = op->v1;
+            if (s != 1 && s != 2 && s != 4 && s != 8)
+                return 0;
+        }
+        r->type = FZ_CMP_INT;
         r->size = (uint8_t)s;
         r->len0 = r->len1 = (uint8_t)s;
-        uint64_t w[4] = {op->i.v0, op->i.v0_hi, op->i.v1, op->i.v1_hi};
-        for (unsigned i = 0; i < s; i++) {
-            r->b0[i] = (uint8_t)(w[i / 8] >> (8 * (i % 8)));
-            r->b1[i] = (uint8_t)(w[2 + i / 8] >> (8 * (i % 8)));
+        for (unsigned k = 0; k < s; k++) {
+            r->b0[k] = (uint8_t)(w[k / 8] >> (8 * (k % 8)));
+            r->b1[k] = (uint8_t)(w[2 + k / 8] >> (8 * (k % 8)));
         }
         return 1;
     }
-    if (h->type != FZ_CMP_STR)
-        return 0;
+    const fz_cmp_str_t *op = &((const fz_cmp_sblock_t *)h)->p[i];
+    r->type = FZ_CMP_STR;
     r->size = 0;
-    r->len0 = op->s.len0 < FZ_CMP_STR_MAX ? op->s.len0 : FZ_CMP_STR_MAX;
-    r->len1 = op->s.len1 < FZ_CMP_STR_MAX ? op->s.len1 : FZ_CMP_STR_MAX;
-    memcpy(r->b0, op->s.v0, r->len0);
-    memcpy(r->b1, op->s.v1, r->len1);
+    r->len0 = op->len0 < FZ_CMP_STR_MAX ? op->len0 : FZ_CMP_STR_MAX;
+    r->len1 = op->len1 < FZ_CMP_STR_MAX ? op->len1 : FZ_CMP_STR_MAX;
+    memcpy(r->b0, op->v0, r->len0);
+    memcpy(r->b1, op->v1, r->len1);
     return 1;
 }
 
 uint32_t fz_cmp_list_read(fz_cmp_list_t *l, const fz_cmplog_t *log)
 {
     fz_cmp_list_clear(l);
+    /* Nothing logged: skip the slot table too. */
+    if (!log->used[FZ_CMP_POOL_INT] && !log->used[FZ_CMP_POOL_WIDE] && !log->used[FZ_CMP_POOL_STR])
+        return 0;
     for (uint32_t s = 0; s < FZ_CMP_SITES; s++) {
-        fz_cmp_hdr_t h = log->hdr[s];
-        if (h.type == FZ_CMP_NONE || !h.hits)
+        uint32_t pool;
+        const fz_cmp_head_t *h = fz_cmplog_find(log, s, &pool);
+        if (!h || !h->hits)
             continue;
-        uint32_t n = h.hits < FZ_CMP_PAIRS ? h.hits : FZ_CMP_PAIRS;
+        uint32_t n = h->hits < FZ_CMP_PAIRS ? h->hits : FZ_CMP_PAIRS;
         for (uint32_t i = 0; i < n; i++) {
             fz_cmp_rec_t r;
-            if (!make_rec(&r, &h, &log->op[s][i]))
+            if (!make_rec(&r, h, pool, i))
                 break;
             r.slot = (uint16_t)s;
             r.idx = (uint8_t)i;

@@ -18,33 +18,50 @@ static fz_cmplog_t *new_log(void)
     return log;
 }
 
+/* The slot's block in this run, taking the pool's next one on its first
+ * call, as runtime/rt-cmp.c does; the entry this call writes in *e. */
+static fz_cmp_head_t *blk(fz_cmplog_t *log, uint32_t slot, uint32_t pool, uint32_t *e)
+{
+    uint32_t p;
+    fz_cmp_head_t *h = fz_cmplog_find(log, slot, &p);
+    if (!h) {
+        uint32_t b = log->used[pool]++;
+        ck_assert_uint_lt(b, fz_cmplog_cap(pool));
+        h = fz_cmplog_head(log, pool, b);
+        h->site = (uint16_t)slot;
+        h->hits = 0;
+        log->slot[slot] = (uint16_t)(pool << 14 | b);
+    } else {
+        ck_assert_uint_eq(p, pool);
+    }
+    *e = h->hits++ % FZ_CMP_PAIRS;
+    return h;
+}
+
 /* Appends one integer pair to site `slot`, as the runtime would. */
 static void log_int(fz_cmplog_t *log, uint32_t slot, unsigned size, unsigned attr, uint64_t v0,
                     uint64_t v1)
 {
-    fz_cmp_hdr_t *h = &log->hdr[slot];
-    h->type = FZ_CMP_INT;
+    uint32_t e;
+    fz_cmp_head_t *h = blk(log, slot, FZ_CMP_POOL_INT, &e);
     h->size = (uint8_t)size;
     h->attr = (uint8_t)attr;
-    fz_cmp_int_t *p = &log->op[slot][h->hits % FZ_CMP_PAIRS].i;
-    memset(p, 0, sizeof *p);
+    fz_cmp_pair_t *p = &((fz_cmp_iblock_t *)h)->p[e];
     p->v0 = v0;
     p->v1 = v1;
-    h->hits++;
 }
 
 static void log_str(fz_cmplog_t *log, uint32_t slot, unsigned attr, const void *a, size_t na,
                     const void *b, size_t nb)
 {
-    fz_cmp_hdr_t *h = &log->hdr[slot];
-    h->type = FZ_CMP_STR;
+    uint32_t e;
+    fz_cmp_head_t *h = blk(log, slot, FZ_CMP_POOL_STR, &e);
     h->attr = (uint8_t)attr;
-    fz_cmp_str_t *p = &log->op[slot][h->hits % FZ_CMP_PAIRS].s;
+    fz_cmp_str_t *p = &((fz_cmp_sblock_t *)h)->p[e];
     p->len0 = (uint8_t)(na < FZ_CMP_STR_MAX ? na : FZ_CMP_STR_MAX);
     p->len1 = (uint8_t)(nb < FZ_CMP_STR_MAX ? nb : FZ_CMP_STR_MAX);
     memcpy(p->v0, a, p->len0);
     memcpy(p->v1, b, p->len1);
-    h->hits++;
 }
 
 /* Reads log into a fresh list (the caller frees it). */
@@ -97,8 +114,12 @@ START_TEST(read_dedupes_and_validates)
     char big[100];
     memset(big, 'a', sizeof big);
     log_str(log, 4, FZ_CMP_A_STRZ, big, 200, "b", 1); /* lengths clamp to 32 */
-    ck_assert_uint_eq(log->hdr[4].hits, 1);
-    log->op[4][0].s.len0 = 200;
+    uint32_t pool;
+    fz_cmp_head_t *h4 = fz_cmplog_find(log, 4, &pool);
+    ck_assert_ptr_nonnull(h4);
+    ck_assert_uint_eq(pool, FZ_CMP_POOL_STR);
+    ck_assert_uint_eq(h4->hits, 1);
+    ((fz_cmp_sblock_t *)h4)->p[0].len0 = 200;
     fz_cmp_list_t l;
     read_log(&l, log);
     ck_assert_uint_eq(l.n, 3);
@@ -109,6 +130,36 @@ START_TEST(read_dedupes_and_validates)
     ck_assert_ptr_nonnull(fz_cmp_list_find(&l, 7, 0));
     ck_assert_ptr_null(fz_cmp_list_find(&l, 7, 1)); /* a duplicate, dropped */
     ck_assert_ptr_null(fz_cmp_list_find(&l, 9, 0));
+    fz_cmp_list_free(&l);
+    free(log);
+}
+END_TEST
+
+/* The fuzzer empties the log by zeroing the pools' counts only: slot
+ * entries of earlier runs must read as empty, even one whose block this
+ * run gave to another site, and a garbled entry must not be followed. */
+START_TEST(read_ignores_stale_slots)
+{
+    fz_cmplog_t *log = new_log();
+    log_int(log, 5, 4, FZ_CMP_A_EQ, 1, 2);
+    log_str(log, 8, 0, "ab", 2, "cd", 2);
+    memset(log->used, 0, sizeof log->used); /* the next run */
+    fz_cmp_list_t l;
+    read_log(&l, log);
+    ck_assert_uint_eq(l.n, 0);
+    log_int(log, 6, 4, FZ_CMP_A_EQ, 3, 4); /* takes block 0 of slot 5's run */
+    log->slot[9] = 3u << 14 | 0x3fffu;     /* no such pool */
+    log->slot[10] = FZ_CMP_POOL_WIDE << 14 | 2000; /* past the pool */
+    fz_cmp_list_clear(&l);
+    fz_cmp_list_read(&l, log);
+    ck_assert_uint_eq(l.n, 1);
+    ck_assert_uint_eq(l.r[0].slot, 6);
+    ck_assert_uint_eq(l.r[0].b1[0], 4);
+    uint32_t pool;
+    ck_assert_ptr_null(fz_cmplog_find(log, 5, &pool));
+    ck_assert_ptr_null(fz_cmplog_find(log, 8, &pool));
+    ck_assert_ptr_null(fz_cmplog_find(log, 9, &pool));
+    ck_assert_ptr_null(fz_cmplog_find(log, 10, &pool));
     fz_cmp_list_free(&l);
     free(log);
 }
@@ -474,6 +525,7 @@ static Suite *cmpedit_suite(void)
     Suite *s = suite_create("cmpedit");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, read_dedupes_and_validates);
+    tcase_add_test(tc, read_ignores_stale_slots);
     tcase_add_test(tc, int_magic_as_is_and_swapped);
     tcase_add_test(tc, int_width_change_off_by_one_ascii);
     tcase_add_test(tc, ordering_tries_both_sides_of_the_bound);
