@@ -4,6 +4,7 @@
 #include "core/opts.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 
 #include "fz-log.h"
@@ -27,4 +28,14 @@ int fz_opt_exec(int c, const char *arg, fz_fsrv_cfg_t *cfg)
     else
         return 0;
     return 1;
+}
+
+int fz_opt_parse(int argc, char **argv, const char *optstring, fz_fsrv_cfg_t *cfg,
+                 fz_opt_own_fn own, void *ctx)
+{
+    int c;
+    while ((c = getopt(argc, argv, optstring)) != -1)
+        if (!(own && own(c, optarg, ctx)) && !fz_opt_exec(c, optarg, cfg))
+            return -1;
+    return optind < argc ? optind : -1;
 }

@@ -196,6 +196,7 @@ START_TEST(test_sparse_big_map)
     map[n / 2 + 3] = 200;
     map[n - 1] = 5;
     fz_cov_classify(map, n);
+    ck_assert_uint_eq(map[0], 1);
     ck_assert_uint_eq(map[n / 2 + 3], 128);
     ck_assert_uint_eq(map[n - 1], 8);
     ck_assert_int_eq(fz_cov_new_bits(virgin, map, n), FZ_COV_NEW_EDGE);
