@@ -32,11 +32,12 @@
 
 #include "runtime/lf-report.h"
 #include "runtime/lf-stack.h"
+#include "runtime/lf-util.h"
 
 extern void __sanitizer_print_stack_trace(void) __attribute__((weak));
 
 #define LF_STACK_MAX 64
-/* How long the symbolizer may take for the whole stack. */
+/* How long the symbolizer may take for the whole stack, in ms. */
 #define LF_SYMBOLIZE_MS 10000
 
 typedef struct {
@@ -140,8 +141,16 @@ static int symbolize(int n)
     close(in[1]);
     size_t got = 0;
     struct pollfd p = {.fd = out[0], .events = POLLIN};
-    while (pid > 0 && got < sizeof answer - 1 && poll(&p, 1, LF_SYMBOLIZE_MS) > 0) {
+    uint64_t end = __fz_lf_now_us() + LF_SYMBOLIZE_MS * 1000ull;
+    for (uint64_t now; pid > 0 && got < sizeof answer - 1 && (now = __fz_lf_now_us()) < end;) {
+        int ready = poll(&p, 1, (int)((end - now) / 1000) + 1);
+        if (ready < 0 && errno == EINTR) /* the -timeout alarm, say */
+            continue;
+        if (ready <= 0)
+            break;
         ssize_t r = read(out[0], answer + got, sizeof answer - 1 - got);
+        if (r < 0 && errno == EINTR)
+            continue;
         if (r <= 0)
             break;
         got += (size_t)r;
