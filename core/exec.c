@@ -42,6 +42,7 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
     x->timeout_ms = x->fs->cfg.timeout_ms;
     x->blind = x->fs->handshake_version < 0;
     x->batch = x->fs->batch;
+    x->seg = x->fs->shm.batch;
     x->raw = (flags & FZ_EXEC_RAW) != 0;
     if (!(flags & FZ_EXEC_VIRGIN) || x->raw)
         return 0;
@@ -102,7 +103,8 @@ void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms)
  * result and timeout are set: classifies the map and judges it. */
 static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
 {
-    rec->exec_us = x->fs->last_exec_us;
+    rec->exec_us = x->last_exec_us = x->fs->last_exec_us;
+    x->execs = x->fs->total_execs;
     rec->map_size = x->map_size;
     rec->where = &x->fs->last_site;
     if (rec->result == FZ_RUN_ERROR) {
@@ -206,8 +208,8 @@ const uint8_t *fz_exec_ran_input(const fz_exec_t *x, uint32_t *len)
 
 int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
 {
-    fz_batch_t *b = x->fs->shm.batch;
-    if (!x->fs->batch)
+    fz_batch_t *b = x->seg;
+    if (!x->batch)
         return -1;
     if (len > FZ_MAX_INPUT)
         len = FZ_MAX_INPUT;
@@ -267,7 +269,9 @@ const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t le
         return buf;
     char err[512];
     x->fs->cfg.no_direct = 1;
-    if (fz_fsrv_restart(x->fs, err, sizeof err))
+    int rc = fz_fsrv_restart(x->fs, err, sizeof err);
+    x->batch = x->fs->batch; /* none without direct mode */
+    if (rc)
         return buf;
     for (uint32_t k = 0; k < FZ_EXEC_SUSPECTS; k++) {
         const struct fz_exec_suspect *s = &x->sus[(x->sus_next + k) % FZ_EXEC_SUSPECTS];
@@ -277,11 +281,13 @@ const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t le
             continue;
         if (x->fs->broke_signal) {
             *out_len = s->len;
+            x->execs = x->fs->total_execs;
             return s->buf;
         }
         if (fz_fsrv_restart(x->fs, err, sizeof err))
             break;
     }
+    x->execs = x->fs->total_execs;
     return buf;
 }
 
@@ -350,14 +356,4 @@ fz_exec_info_t fz_exec_info(const fz_exec_t *x)
         .diag = fs->shm.diag,
     };
     return i;
-}
-
-uint64_t fz_exec_execs(const fz_exec_t *x)
-{
-    return x->fs ? x->fs->total_execs : 0;
-}
-
-uint64_t fz_exec_last_us(const fz_exec_t *x)
-{
-    return x->fs ? x->fs->last_exec_us : 0;
 }

@@ -106,6 +106,7 @@ typedef struct fz_exec {
     /* Batches: the inputs waiting in the target's batch segment. */
     uint32_t batch_n;    /* inputs in it */
     uint32_t batch_used; /* bytes of batch->data in use */
+    fz_batch_t *seg;     /* the batch segment (include/fz-protocol.h), NULL without batches */
     /* Direct mode: the inputs of the last FZ_EXEC_SUSPECTS runs (a ring),
      * the suspects of fz_exec_find_killer. */
     struct fz_exec_suspect {
@@ -113,6 +114,10 @@ typedef struct fz_exec {
         uint32_t len, cap;
     } sus[FZ_EXEC_SUSPECTS];
     uint32_t sus_next; /* the slot the next run's input goes to */
+    /* The client's counters as the last run left them (they stay after
+     * fz_exec_stop): fz_exec_execs, fz_exec_last_us. */
+    uint64_t execs;
+    uint64_t last_exec_us;
 } fz_exec_t;
 
 /* Starts the target (fz_fsrv_start) with cfg->timeout_ms as the timeout in
@@ -218,9 +223,15 @@ const char *fz_exec_errmsg(const fz_exec_t *x);
 fz_exec_info_t fz_exec_info(const fz_exec_t *x);
 
 /* Runs since start (fz_exec_info's execs), for callers that ask per run. */
-uint64_t fz_exec_execs(const fz_exec_t *x);
+static inline uint64_t fz_exec_execs(const fz_exec_t *x)
+{
+    return x->execs;
+}
 
 /* The wall time of the last run, microseconds. */
-uint64_t fz_exec_last_us(const fz_exec_t *x);
+static inline uint64_t fz_exec_last_us(const fz_exec_t *x)
+{
+    return x->last_exec_us;
+}
 
 #endif

@@ -71,7 +71,7 @@ static void join_cpus(fz_fsrv_t *fs)
 }
 
 /* Direct mode: waits until the control page's answer is for run seq, or
- * until deadline (fz_fsrv_now_us() clock).  Spins first when the target has its
+ * until deadline (fz_clock_us() clock).  Spins first when the target has its
  * own CPU, then sleeps on the word; the flag beside it tells the target
  * to wake us (the protocol in include/fz-protocol.h).  Returns the answer,
  * or 0 at the deadline.  *slept says whether it had to sleep. */
@@ -91,7 +91,7 @@ static uint32_t wait_ans(fz_fsrv_t *fs, uint32_t seq, uint64_t deadline, int *sl
         __atomic_store_n(&c->ans_sleeping, 1, __ATOMIC_SEQ_CST);
         if (((v = fz_fsrv_ld(&c->ans)) & FZ_FS_DIRECT_SEQ) == seq)
             break;
-        uint64_t now = fz_fsrv_now_us();
+        uint64_t now = fz_clock_us();
         if (now >= deadline) {
             v = 0;
             break;
@@ -117,7 +117,7 @@ static uint32_t wait_ans(fz_fsrv_t *fs, uint32_t seq, uint64_t deadline, int *sl
 static fz_run_result_t direct_result(fz_fsrv_t *fs, uint32_t w, int timed_out, uint64_t t0)
 {
     fz_ctl_t *c = fs->shm.ctl;
-    fs->last_exec_us = fz_fsrv_now_us() - t0;
+    fs->last_exec_us = fz_clock_us() - t0;
     int status = 0;
     pid_t pid;
     if ((w & FZ_FS_DIRECT_TAG_MASK) == FZ_FS_DIRECT_DIED) {
@@ -150,14 +150,14 @@ static fz_run_result_t direct_timeout(fz_fsrv_t *fs, uint32_t seq, uint64_t t0)
         return fz_fsrv_run_error(fs, "waiting for a child's status");
     pid_t pid = (pid_t)fz_fsrv_ld(&fs->shm.ctl->pid);
     if (pid <= 0) {
-        uint32_t w = wait_ans(fs, seq, fz_fsrv_now_us() + KILL_WAIT_MS * 1000u, &slept);
+        uint32_t w = wait_ans(fs, seq, fz_clock_us() + KILL_WAIT_MS * 1000u, &slept);
         if (w)
             return direct_result(fs, w, 0, t0);
         if ((pid = (pid_t)fz_fsrv_ld(&fs->shm.ctl->pid)) <= 0)
             return fz_fsrv_run_error(fs, "starting a child");
     }
     kill(pid, SIGKILL);
-    uint32_t w = wait_ans(fs, seq, fz_fsrv_now_us() + KILL_WAIT_MS * 1000u, &slept);
+    uint32_t w = wait_ans(fs, seq, fz_clock_us() + KILL_WAIT_MS * 1000u, &slept);
     if (!w)
         return fz_fsrv_run_error(fs, "waiting for a killed child's status");
     return direct_result(fs, w, 1, t0);
@@ -185,7 +185,7 @@ fz_run_result_t fz_fsrv_run_direct(fz_fsrv_t *fs, uint64_t t0, uint32_t from, ui
         if (b == seen)
             break; /* no progress for a whole timeout: run b hangs */
         seen = b;
-        start = fz_fsrv_now_us();
+        start = fz_clock_us();
     }
     if (fs->target_cpu >= 0) {
         fs->split_sleeps += slept;
@@ -222,7 +222,7 @@ fz_run_result_t fz_fsrv_run_batch(fz_fsrv_t *fs, uint32_t from, uint32_t n, uint
     if (fs->fsrv_pid <= 0)
         return FZ_RUN_ERROR;
     fs->total_handovers++;
-    fz_run_result_t r = fz_fsrv_run_direct(fs, fz_fsrv_now_us(), from, n, at);
+    fz_run_result_t r = fz_fsrv_run_direct(fs, fz_clock_us(), from, n, at);
     fs->last_runs = *at - from + 1;
     fs->total_execs += fs->last_runs;
     fs->last_exec_us /= fs->last_runs;

@@ -1,7 +1,8 @@
 /*
- * fsrv-input.c - the input the target reads (core/fsrv-priv.h): the file
- * (-f FILE or a private temp file), made again when the target removed
- * it, and each run's delivery to the file, stdin or shared memory.
+ * fsrv-input.c - creating the input file the target reads
+ * (core/fsrv-priv.h): -f FILE or a private temp file, and the removal of
+ * the temp files of fuzzers killed without cleaning up.  fsrv.c writes
+ * each run's input into it and makes it again when the target removed it.
  */
 #define _GNU_SOURCE
 #include "core/fsrv-priv.h"
@@ -80,77 +81,5 @@ int fz_fsrv_open_input(fz_fsrv_t *fs, char *err, size_t errlen)
         fs->input_dev = sb.st_dev;
         fs->input_ino = sb.st_ino;
     }
-    return 0;
-}
-
-/* The target deleted, moved or replaced its input file (a program that
- * consumes its input: unlink(argv[1]) after reading it).  AFL++ writes a
- * new file for every run; here the path is checked before each run (one
- * stat) and the file made again only when it no longer names ours: what
- * is at the path now is removed, never followed (a link planted there
- * included), and a new file takes the old descriptor's number. */
-static int renew_input(fz_fsrv_t *fs)
-{
-    struct stat sb;
-    if (stat(fs->input_path, &sb) == 0 && sb.st_ino == fs->input_ino && sb.st_dev == fs->input_dev)
-        return 0;
-    for (int tries = 0;; tries++) {
-        if (unlink(fs->input_path) != 0) {
-            if (errno == EISDIR) {
-                if (rmdir(fs->input_path))
-                    return -1;
-            } else if (errno != ENOENT) {
-                return -1;
-            }
-        }
-        int fd = open(fs->input_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0 && errno == EEXIST && tries < 3)
-            continue; /* the target made it again meanwhile */
-        if (fd < 0)
-            return -1;
-        if (dup3(fd, fs->input_fd, O_CLOEXEC) < 0) {
-            close(fd);
-            return -1;
-        }
-        close(fd);
-        if (fstat(fs->input_fd, &sb))
-            return -1;
-        fs->input_dev = sb.st_dev;
-        fs->input_ino = sb.st_ino;
-        return 0;
-    }
-}
-
-int fz_fsrv_deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
-{
-    if (len > FZ_MAX_INPUT)
-        len = FZ_MAX_INPUT;
-    if (fs->delivery == FZ_DELIVER_SHM) {
-        uint32_t l = (uint32_t)len;
-        memcpy(fs->shm.fuzz, &l, sizeof l);
-        memcpy(fs->shm.fuzz + FZ_SHM_FUZZ_HDR, buf, len);
-        return 0;
-    }
-    /* Same file for every run, written in place with pwrite (the file
-     * offset stays put: on ext4 that is a third of the cost of lseek,
-     * write, ftruncate, lseek) and always truncated, since the target may
-     * have changed the file.  It is every child's stdin too, and a child
-     * reading stdin moves the offset they share: rewound. */
-    if (fs->input_named && renew_input(fs))
-        return -1;
-    for (size_t off = 0; off < len;) {
-        ssize_t n = pwrite(fs->input_fd, buf + off, len - off, (off_t)off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        off += (size_t)n;
-    }
-    if (ftruncate(fs->input_fd, (off_t)len))
-        return -1;
-    /* With @@ the target opens the path itself: the offset is the stdin
-     * of nobody who reads it, and the stat above took this call's place. */
-    if (fs->delivery != FZ_DELIVER_FILE && lseek(fs->input_fd, 0, SEEK_SET) < 0)
-        return -1;
     return 0;
 }

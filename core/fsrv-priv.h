@@ -3,9 +3,10 @@
  * share; included by core/ files only (programs see core/fsrv.h and run
  * targets through core/exec.h).  The client is split by job:
  *
- *   fsrv.c            start, restart, stop; one run (classic and blind)
+ *   fsrv.c            start, restart, stop; each run's delivery; one classic or
+ *                     blind run
  *   fsrv-spawn.c      program lookup, argv, the child's environment, fork+exec
- *   fsrv-input.c      the input file and each run's delivery
+ *   fsrv-input.c      the input file's creation (-f FILE or a private temp file)
  *   fsrv-handshake.c  starting the forkserver: version-1 and legacy handshakes
  *   fsrv-wait.c       waiting for the target's words and judging a run's end
  *   fsrv-direct.c     direct persistent mode: futex hand-over, batches, spinning
@@ -22,11 +23,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/cpu.h"
 #include "core/fsrv.h"
 #include "core/shm.h"
+#include "fz-clock.h"
 
 /* The handshake may take this many times the run timeout (AFL++ uses 10x
  * too), but never less than HANDSHAKE_MIN_MS: sanitizer start-up is slow. */
@@ -119,13 +123,6 @@ struct fz_fsrv {
     fz_cpuset_t saved_cpus; /* affinity before binding (core/cpu.h) */
 };
 
-static inline uint64_t fz_fsrv_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 /* A word of the direct-mode control page, as the other side left it. */
 static inline uint32_t fz_fsrv_ld(volatile uint32_t *w)
 {
@@ -206,10 +203,6 @@ pid_t fz_fsrv_spawn(fz_fsrv_t *fs, char *err, size_t errlen);
  * temp file).  Returns 0, or -1 with the message in err. */
 int fz_fsrv_open_input(fz_fsrv_t *fs, char *err, size_t errlen);
 
-/* Puts buf where the target reads it (file, stdin or shared memory).
- * Returns 0, or -1 with errno set. */
-int fz_fsrv_deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len);
-
 /* ---- fsrv-handshake.c ---- */
 
 /* Spawns the forkserver and completes its handshake.  Returns 0, or -1
@@ -230,7 +223,10 @@ int fz_fsrv_interrupted(fz_fsrv_t *fs);
 int fz_fsrv_read_u32(fz_fsrv_t *fs, int fd, uint32_t *out, uint64_t timeout_ms);
 
 /* Writes 4 bytes.  Returns 0 or -1. */
-int fz_fsrv_write_u32(int fd, uint32_t v);
+static inline int fz_fsrv_write_u32(int fd, uint32_t v)
+{
+    return write(fd, &v, 4) == 4 ? 0 : -1;
+}
 
 /* Waits up to ms for pid to end; returns 1 with *status, 0 if still alive. */
 int fz_fsrv_wait_pid(pid_t pid, int *status, int ms);
@@ -242,8 +238,21 @@ void fz_fsrv_gone(fz_fsrv_t *fs);
  * site) in fs->last_* and returns its result. */
 fz_run_result_t fz_fsrv_judge(fz_fsrv_t *fs, int status, int timed_out, pid_t pid);
 
-/* Kills the ended run's process group when it forked or was killed. */
-void fz_fsrv_reap_group(fz_fsrv_t *fs, pid_t pgid, int force);
+/* After a run's child ended: under an fz runtime the child led its own
+ * process group (fz-protocol.h), so whatever it forked and left running is
+ * killed with the group.  Only when the run forked (the runtime's count
+ * moved) or was killed: the common run pays one read of the diagnostics
+ * page, no system call. */
+static inline void fz_fsrv_reap_group(fz_fsrv_t *fs, pid_t pgid, int force)
+{
+    if (pgid <= 0)
+        return;
+    uint32_t forks = fs->shm.diag ? fs->shm.diag->forks : 0;
+    if (!force && forks == fs->seen_forks)
+        return;
+    fs->seen_forks = forks;
+    kill(-pgid, SIGKILL);
+}
 
 /* ---- fsrv-direct.c ---- */
 

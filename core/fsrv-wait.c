@@ -30,17 +30,17 @@ int fz_fsrv_read_u32(fz_fsrv_t *fs, int fd, uint32_t *out, uint64_t timeout_ms)
 {
     uint8_t *p = (uint8_t *)out;
     size_t got = 0;
-    uint64_t deadline = fz_fsrv_now_us() + timeout_ms * 1000u;
+    uint64_t deadline = fz_clock_us() + timeout_ms * 1000u;
     while (got < 4) {
         struct pollfd pfd = {fd, POLLIN, 0};
-        int64_t left = (int64_t)(deadline - fz_fsrv_now_us()) / 1000;
+        int64_t left = (int64_t)(deadline - fz_clock_us()) / 1000;
         int cut = fs && fs->interrupt && !fs->last_cut && left > INTERRUPT_SLICE_MS;
         if (left > INT_MAX || cut)
             left = cut ? INTERRUPT_SLICE_MS : INT_MAX;
         int r = poll(&pfd, 1, left > 0 ? (int)left : 0);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r == 0 && (fz_fsrv_now_us() < deadline)) {
+        if (r == 0 && (fz_clock_us() < deadline)) {
             if (fz_fsrv_interrupted(fs))
                 return 1;
             continue;
@@ -57,11 +57,6 @@ int fz_fsrv_read_u32(fz_fsrv_t *fs, int fd, uint32_t *out, uint64_t timeout_ms)
         got += (size_t)n;
     }
     return 0;
-}
-
-int fz_fsrv_write_u32(int fd, uint32_t v)
-{
-    return write(fd, &v, 4) == 4 ? 0 : -1;
 }
 
 int fz_fsrv_wait_pid(pid_t pid, int *status, int ms)
@@ -107,22 +102,6 @@ static void read_site(fz_fsrv_t *fs, pid_t pid)
             fs->last_site.module[i][sizeof fs->last_site.module[i] - 1] = 0;
     }
     d->site_pid = 0;
-}
-
-/* After a run's child ended: under an fz runtime the child led its own
- * process group (fz-protocol.h), so whatever it forked and left running is
- * killed with the group.  Only when the run forked (the runtime's count
- * moved) or was killed: the common run pays one read of the diagnostics
- * page, no system call. */
-void fz_fsrv_reap_group(fz_fsrv_t *fs, pid_t pgid, int force)
-{
-    if (pgid <= 0)
-        return;
-    uint32_t forks = fs->shm.diag ? fs->shm.diag->forks : 0;
-    if (!force && forks == fs->seen_forks)
-        return;
-    fs->seen_forks = forks;
-    kill(-pgid, SIGKILL);
 }
 
 /* pid: the child the status belongs to (for its crash site). */

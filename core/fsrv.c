@@ -1,8 +1,9 @@
 /*
  * fsrv.c - the forkserver client's entry points (core/fsrv-priv.h): start
- * (shared memory, input file, CPU, handshake), one run in the classic
- * protocol (two words per run on the pipes) or blind mode (a fork + exec
- * per run), restart after the forkserver died, and stop.  Direct mode and
+ * (shared memory, input file, CPU, handshake), each run's delivery, one
+ * run in the classic protocol (two words per run on the pipes) or blind
+ * mode (a fork + exec per run), restart after the forkserver died, and
+ * stop.  Direct mode and
  * batches are fsrv-direct.c's.
  */
 #define _GNU_SOURCE
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -115,10 +117,85 @@ fail:
     return -1;
 }
 
+/* The target deleted, moved or replaced its input file (a program that
+ * consumes its input: unlink(argv[1]) after reading it).  AFL++ writes a
+ * new file for every run; here the path is checked before each run (one
+ * stat) and the file made again only when it no longer names ours: what
+ * is at the path now is removed, never followed (a link planted there
+ * included), and a new file takes the old descriptor's number. */
+static int renew_input(fz_fsrv_t *fs)
+{
+    struct stat sb;
+    if (stat(fs->input_path, &sb) == 0 && sb.st_ino == fs->input_ino && sb.st_dev == fs->input_dev)
+        return 0;
+    for (int tries = 0;; tries++) {
+        if (unlink(fs->input_path) != 0) {
+            if (errno == EISDIR) {
+                if (rmdir(fs->input_path))
+                    return -1;
+            } else if (errno != ENOENT) {
+                return -1;
+            }
+        }
+        int fd = open(fs->input_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0 && errno == EEXIST && tries < 3)
+            continue; /* the target made it again meanwhile */
+        if (fd < 0)
+            return -1;
+        if (dup3(fd, fs->input_fd, O_CLOEXEC) < 0) {
+            close(fd);
+            return -1;
+        }
+        close(fd);
+        if (fstat(fs->input_fd, &sb))
+            return -1;
+        fs->input_dev = sb.st_dev;
+        fs->input_ino = sb.st_ino;
+        return 0;
+    }
+}
+
+/* Puts buf where the target reads it: the test-case segment, or the
+ * input file (which is also every child's stdin).  Returns 0, or -1 with
+ * errno set. */
+static int deliver(fz_fsrv_t *fs, const uint8_t *buf, size_t len)
+{
+    if (len > FZ_MAX_INPUT)
+        len = FZ_MAX_INPUT;
+    if (fs->delivery == FZ_DELIVER_SHM) {
+        uint32_t l = (uint32_t)len;
+        memcpy(fs->shm.fuzz, &l, sizeof l);
+        memcpy(fs->shm.fuzz + FZ_SHM_FUZZ_HDR, buf, len);
+        return 0;
+    }
+    /* Same file for every run, written in place with pwrite (the file
+     * offset stays put: on ext4 that is a third of the cost of lseek,
+     * write, ftruncate, lseek) and always truncated, since the target may
+     * have changed the file.  It is every child's stdin too, and a child
+     * reading stdin moves the offset they share: rewound. */
+    if (fs->input_named && renew_input(fs))
+        return -1;
+    for (size_t off = 0; off < len;) {
+        ssize_t n = pwrite(fs->input_fd, buf + off, len - off, (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        off += (size_t)n;
+    }
+    if (ftruncate(fs->input_fd, (off_t)len))
+        return -1;
+    /* With @@ the target opens the path itself: the offset is the stdin
+     * of nobody who reads it, and the stat above took this call's place. */
+    if (fs->delivery != FZ_DELIVER_FILE && lseek(fs->input_fd, 0, SEEK_SET) < 0)
+        return -1;
+    return 0;
+}
+
 static fz_run_result_t run_blind(fz_fsrv_t *fs)
 {
     char err[256] = "";
-    uint64_t t0 = fz_fsrv_now_us();
+    uint64_t t0 = fz_clock_us();
     pid_t pid = fz_fsrv_spawn(fs, err, sizeof err);
     if (pid < 0) {
         snprintf(fs->errmsg, sizeof fs->errmsg, "%s", err);
@@ -132,7 +209,7 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
     useconds_t nap = 50;
     uint64_t next_check = t0 + INTERRUPT_SLICE_MS * 1000u;
     while (waitpid(pid, &status, WNOHANG) == 0) {
-        uint64_t now = fz_fsrv_now_us();
+        uint64_t now = fz_clock_us();
         int cut = now >= next_check && fz_fsrv_interrupted(fs);
         if (now >= next_check)
             next_check = now + INTERRUPT_SLICE_MS * 1000u;
@@ -150,7 +227,7 @@ static fz_run_result_t run_blind(fz_fsrv_t *fs)
     /* The target led its own session and group (child_exec): whatever it
      * left running goes with it.  One kill per fork+exec costs nothing. */
     kill(-pid, SIGKILL);
-    fs->last_exec_us = fz_fsrv_now_us() - t0;
+    fs->last_exec_us = fz_clock_us() - t0;
     return fz_fsrv_judge(fs, status, timed_out, pid);
 }
 
@@ -161,7 +238,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
     /* A direct-mode child clears the slots it uses before each pass. */
     if (!fs->direct)
         memset(fs->trace_bits, 0, fs->map_size);
-    if (fz_fsrv_deliver(fs, buf, len)) {
+    if (deliver(fs, buf, len)) {
         snprintf(fs->errmsg, sizeof fs->errmsg, "cannot write the input to '%s': %s",
                  fs->input_path, strerror(errno));
         return FZ_RUN_ERROR;
@@ -174,7 +251,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
     if (fs->fsrv_pid <= 0)
         return FZ_RUN_ERROR;
 
-    uint64_t t0 = fz_fsrv_now_us();
+    uint64_t t0 = fz_clock_us();
     if (fs->direct) {
         uint32_t at;
         return fz_fsrv_run_direct(fs, t0, 0, 0, &at);
@@ -191,7 +268,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
         fs->total_forks++;
     fs->child_pid = (pid_t)pid;
 
-    int64_t left = (int64_t)fs->run_timeout_ms - (int64_t)(fz_fsrv_now_us() - t0) / 1000;
+    int64_t left = (int64_t)fs->run_timeout_ms - (int64_t)(fz_clock_us() - t0) / 1000;
     int r = fz_fsrv_read_u32(fs, fs->st_fd, &status, left > 0 ? (uint64_t)left : 0);
     int timed_out = 0;
     if (r == 1) {
@@ -201,7 +278,7 @@ fz_run_result_t fz_fsrv_run(fz_fsrv_t *fs, const uint8_t *buf, size_t len, uint3
         timed_out = 1;
         r = fz_fsrv_read_u32(NULL, fs->st_fd, &status, KILL_WAIT_MS);
     }
-    fs->last_exec_us = fz_fsrv_now_us() - t0;
+    fs->last_exec_us = fz_clock_us() - t0;
     if (r)
         return fz_fsrv_run_error(fs, "waiting for a child's status");
     fs->child_stopped = WIFSTOPPED(status);

@@ -1,6 +1,6 @@
 /*
  * i2s.c - the input-to-state stage, chained-check repair and automatic
- * dictionary (see i2s.h for the idea; mutators/i2s.c makes the edits).
+ * dictionary (see i2s.h for the idea; mutators/cmpedit.c makes the edits).
  * Every target run goes through the context's run (run.h's fz_run_logged),
  * which judges and saves the candidate like any other; this file only
  * decides what to try next, from what the context hands it.
@@ -14,6 +14,7 @@
 
 #include "core/opts.h"
 #include "fz-config.h"
+#include "fz-hash.h"
 #include "fz-log.h"
 
 #define SEEN_CAP 65536u /* keys per entry; past half full nothing more is recorded */
@@ -168,14 +169,6 @@ static void mark_failed(fz_i2s_t *I, const fz_cmp_rec_t *r)
     keys_test_add(&I->failed, failed_key(r), 1);
 }
 
-static uint64_t hash_input(const uint8_t *b, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
-
 static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *in, size_t len);
 
 /* Longest candidate: the length limit havoc keeps to, but never shorter
@@ -214,7 +207,7 @@ static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *i
     for (uint32_t i = 0; i < l->n && I->dict.count < FZ_I2S_DICT_MAX; i++) {
         const fz_cmp_rec_t *r = &l->r[i];
         for (int side = 0; side < 2; side++) {
-            size_t n = fz_i2s_token(r, side, in, len, tok);
+            size_t n = fz_cmpedit_token(r, side, in, len, tok);
             if (n)
                 fz_dict_add(&I->dict, tok, n);
         }
@@ -243,20 +236,20 @@ static int repair(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv, uint8_
     int d = lv->depth;
     fz_cmp_list_t *now = &I->lists[2 + 3 * d];
     uint8_t *trial = I->bufs[3 * d + 1], *keep = I->bufs[3 * d + 2];
-    fz_i2s_edit_t edits[FZ_I2S_REPAIR_EDITS];
+    fz_cmpedit_t edits[FZ_I2S_REPAIR_EDITS];
     for (int round = 1; round <= FZ_I2S_REPAIR_ROUNDS; round++) {
         uint32_t broken[FZ_I2S_REPAIR_CHECKS];
         uint32_t nb = fz_cmp_broken(lv->log, now, broken, FZ_I2S_REPAIR_CHECKS);
         int fixed = 0;
         for (uint32_t b = 0; b < nb && !fixed; b++) {
             fz_cmp_rec_t want = now->r[broken[b]];
-            size_t ne = fz_i2s_edits(&want, cur, cur_len, NULL, NULL, FZ_I2S_DRIVEN, edits,
+            size_t ne = fz_cmpedit_make(&want, cur, cur_len, NULL, NULL, FZ_CMPEDIT_DRIVEN, edits,
                                      FZ_I2S_REPAIR_EDITS);
             for (size_t k = 0; k < ne && !fixed; k++) {
                 if (out_of_budget(c))
                     return 0;
-                size_t tl = fz_i2s_apply(cur, cur_len, &edits[k], trial, room(c, cur_len));
-                if (seen(I, hash_input(trial, tl)))
+                size_t tl = fz_cmpedit_apply(cur, cur_len, &edits[k], trial, room(c, cur_len));
+                if (seen(I, fz_hash_bytes(trial, tl)))
                     continue;
                 char op[32];
                 snprintf(op, sizeof op, "i2s,rep:%d", round);
@@ -332,7 +325,7 @@ static int solve(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv)
     uint32_t n = rank_records(lv, order);
     uint8_t *out = I->bufs[3 * d];
     fz_cmp_list_t *clog = &I->lists[2 + 3 * d];
-    fz_i2s_edit_t edits[FZ_I2S_EDITS];
+    fz_cmpedit_t edits[FZ_I2S_EDITS];
     for (uint32_t k = 0; k < n && !out_of_budget(c); k++) {
         fz_cmp_rec_t r = lv->log->r[order[k]];
         if (seen(I, fz_cmp_key(&r)))
@@ -342,13 +335,13 @@ static int solve(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv)
             continue;
         }
         const fz_cmp_rec_t *cr = lv->colour ? fz_cmp_list_find(lv->colour, r.slot, r.idx) : NULL;
-        unsigned fl = driven(lv, &r) ? FZ_I2S_DRIVEN : 0;
-        size_t ne = fz_i2s_edits(&r, lv->in, lv->len, cr, lv->cin, fl, edits, FZ_I2S_EDITS);
+        unsigned fl = driven(lv, &r) ? FZ_CMPEDIT_DRIVEN : 0;
+        size_t ne = fz_cmpedit_make(&r, lv->in, lv->len, cr, lv->cin, fl, edits, FZ_I2S_EDITS);
         int found = 0, step = 0;
         size_t j = 0;
         for (; j < ne && !found && !step && !out_of_budget(c); j++) {
-            size_t ol = fz_i2s_apply(lv->in, lv->len, &edits[j], out, room(c, lv->len));
-            if (seen(I, hash_input(out, ol)))
+            size_t ol = fz_cmpedit_apply(lv->in, lv->len, &edits[j], out, room(c, lv->len));
+            if (seen(I, fz_hash_bytes(out, ol)))
                 continue;
             level_t next = {out, ol, clog, NULL, NULL, d + 1, lv->log};
             if (try_input(c, src, out, ol, "i2s", clog)) {
@@ -388,7 +381,7 @@ void fz_i2s_stage(const fz_i2s_ctx_t *c, uint32_t id, const uint8_t *data, uint3
         return;
     I->stop_execs = I->execs + c->budget;
     keys_clear(&I->seen);
-    seen(I, hash_input(data, len));
+    seen(I, fz_hash_bytes(data, len));
     fz_cmp_list_t *log = &I->lists[0], *clog = &I->lists[1];
     try_input(c, id, data, len, "i2s", log);
     if (!log->n)
@@ -396,7 +389,7 @@ void fz_i2s_stage(const fz_i2s_ctx_t *c, uint32_t id, const uint8_t *data, uint3
     collect_tokens(I, log, data, len);
     uint8_t *cin = I->bufs[3 * FZ_I2S_DEPTH];
     colour(c->rng, data, len, cin);
-    seen(I, hash_input(cin, len));
+    seen(I, fz_hash_bytes(cin, len));
     try_input(c, id, cin, len, "i2s", clog);
     level_t top = {data, len, log, clog, cin, 0, NULL};
     solve(c, id, &top);

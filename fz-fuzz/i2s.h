@@ -2,7 +2,7 @@
  * i2s.h - comparison feedback in fz-fuzz: the input-to-state stage, the
  * chained-check repair and the automatic dictionary, over the comparison
  * log the target's compare hooks fill (include/fz-cmplog.h, core/cmplog.h;
- * the pure parts are in mutators/i2s.h).
+ * the pure parts are in mutators/cmpedit.h).
  *
  * On an entry's first turn the stage logs one run of it (and one of a
  * "coloured" copy, every byte changed, to see which comparisons follow the
@@ -30,7 +30,7 @@
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/options.h"
 #include "mutators/dict.h"
-#include "mutators/i2s.h"
+#include "mutators/cmpedit.h"
 #include "mutators/rng.h"
 
 /* Target runs the stage spends on one entry at most (the entry's logging

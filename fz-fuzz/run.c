@@ -217,6 +217,26 @@ void fz_run_flush(fz_state_t *st)
     fz_exec_batch_clear(x);
 }
 
+/* Queues buf in the batch (a request for the harness's mutator when
+ * request is set) with its origin; runs what waits first when it does not
+ * fit, and the batch once it is full. */
+static void batch_add(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
+                      int request)
+{
+    fz_exec_t *x = &st->exec;
+    int (*add)(fz_exec_t *, const uint8_t *, uint32_t) =
+        request ? fz_exec_batch_add_request : fz_exec_batch_add;
+    if (add(x, buf, len) != 0) {
+        fz_run_flush(st);
+        if (add(x, buf, len) != 0)
+            fz_die("a %u-byte %s does not fit in an empty batch", len,
+                   request ? "request" : "input");
+    }
+    st->batch.origin[x->batch_n - 1] = *o;
+    if (x->batch_n >= st->batch.size || x->batch_used >= FZ_BATCH_BYTES)
+        fz_run_flush(st);
+}
+
 /* A candidate of a batched stage (havoc and the walks; not input-to-state,
  * whose next candidates depend on each run's log): queued when the target
  * takes batches, run at once otherwise. */
@@ -234,27 +254,12 @@ void fz_run_push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
         run_one(st, buf, len, o, 0);
         return;
     }
-    if (fz_exec_batch_add(x, buf, len) != 0) {
-        fz_run_flush(st);
-        if (fz_exec_batch_add(x, buf, len) != 0)
-            fz_die("a %u-byte input does not fit in an empty batch", len);
-    }
-    st->batch.origin[x->batch_n - 1] = *o;
-    if (x->batch_n >= st->batch.size || x->batch_used >= FZ_BATCH_BYTES)
-        fz_run_flush(st);
+    batch_add(st, buf, len, o, 0);
 }
 
 void fz_run_push_request(fz_state_t *st, const uint8_t *req, uint32_t len, const fz_origin_t *o)
 {
-    fz_exec_t *x = &st->exec;
-    if (fz_exec_batch_add_request(x, req, len) != 0) {
-        fz_run_flush(st);
-        if (fz_exec_batch_add_request(x, req, len) != 0)
-            fz_die("a %u-byte request does not fit in an empty batch", len);
-    }
-    st->batch.origin[x->batch_n - 1] = *o;
-    if (x->batch_n >= st->batch.size || x->batch_used >= FZ_BATCH_BYTES)
-        fz_run_flush(st);
+    batch_add(st, req, len, o, 1);
 }
 
 int fz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)

@@ -21,7 +21,6 @@
 #include "fz-fuzz/jobs.h"
 #include "fz-fuzz/lfmut.h"
 #include "fz-fuzz/maxlen.h"
-#include "fz-fuzz/names.h"
 #include "core/exec.h"
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/outdir.h"
@@ -55,7 +54,7 @@ typedef struct fz_ui {
 
 /* Candidates waiting in the exec batch (run.c; core/exec.h, "Batches"). */
 typedef struct fz_batch_ctl {
-    fz_origin_t *origin; /* FZ_BATCH_MAX: where each queued candidate came from */
+    struct fz_origin *origin; /* FZ_BATCH_MAX: where each queued candidate came from */
     uint32_t size;       /* run the batch when it holds this many */
 } fz_batch_ctl_t;
 

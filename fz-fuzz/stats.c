@@ -11,19 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "core/coverage.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
-
-uint64_t fz_now_ms(void)
-{
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    return (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
-}
 
 int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
 {

@@ -7,7 +7,8 @@
 #   cycle   no import circle between modules: a module is a .c and its .h,
 #           and it imports another when either file #includes the other's
 #           header; A imports B while B imports A (or longer rings) is a
-#           circle.  A header and its own .c are one module, not a circle;
+#           circle.  A header and its own .c are one module, not a circle
+#           (nor is NAME-priv.h, NAME's private header);
 #   fsrv    nothing outside core/ reads fz_fsrv_t's fields (`exec.fs.`,
 #           `->fs.`): the forkserver is core's, a run's outcome is the
 #           exec record (core/exec.h).
@@ -47,7 +48,8 @@ done < <(grep -rn -E 'exec\.fs\.|->fs\.' --include=*.c --include=*.h "${src_dirs
         if (!($1 in seen)) { seen[$1] = 1; print $1 ":" $2 ": " line } }')
 
 # --- cycle
-# A module is a path without .c/.h.  It imports another when it #includes
+# A module is a path without .c/.h (NAME-priv.h, a header of NAME's own
+# private fields, is part of NAME).  It imports another when it #includes
 # that one's header (beside the file, under the root or under include/, the
 # -I list of the Makefile), or when its object calls a function the other's
 # object defines (build/, after make; a header shared by several .c files,
@@ -56,11 +58,13 @@ include_edges() {
     for d in "${src_dirs[@]}"; do
         for f in "$d"/*.c "$d"/*.h "$d"/*.cc; do
             [ -e "$f" ] || continue
+            from=${f%.*}
             sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
                 for cand in "$(dirname "$f")/$inc" "$inc" "include/$inc"; do
                     [ -e "$cand" ] || continue
                     to=$(realpath --relative-to=. "$cand")
-                    echo "${f%.*} ${to%.*} includes"
+                    to=${to%.*}
+                    echo "${from%-priv} ${to%-priv} includes"
                     break
                 done
             done
@@ -88,7 +92,20 @@ call_edges() {
 [ -d build ] || echo "note: no build/ (run make first): calls between modules not checked"
 # Rings: the strongly connected components of the import graph (Tarjan's
 # algorithm); each is reported once, with the imports inside it.
-cycles=$( { include_edges; call_edges; } | awk '$1 != $2' | sort -u | awk '
+# A module split over several files: NAME-priv.h holds NAME's private
+# fields, shared by NAME.c and its NAME-PART.c files, which are then all one
+# module (core/fsrv.c and core/fsrv-*.c).
+families=$(for d in "${src_dirs[@]}"; do
+    for p in "$d"/*-priv.h; do [ -e "$p" ] && echo "${p%-priv.h}"; done
+done)
+family_of() {
+    awk -v fams="$families" 'BEGIN { n = split(fams, f, "\n") }
+        function fam(m,    i) { for (i = 1; i <= n; i++)
+            if (f[i] != "" && (m == f[i] || index(m, f[i] "-") == 1)) return f[i]
+            return m }
+        { print fam($1), fam($2), $3 }'
+}
+cycles=$( { include_edges; call_edges; } | family_of | awk '$1 != $2' | sort -u | awk '
     function visit(v,    i, w) {
         idx[v] = low[v] = ++counter; stack[++sp] = v; on[v] = 1
         for (i = 1; i <= deg[v]; i++) {

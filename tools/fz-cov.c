@@ -32,6 +32,8 @@
 #include "core/exec.h"
 #include "core/fileio.h"
 #include "core/opts.h"
+#include "fz-clock.h"
+#include "fz-hash.h"
 #include "fz-log.h"
 #include "fz-version.h"
 #include "report/campaign.h"
@@ -67,14 +69,6 @@ static void usage(void)
             "  --version  print fz's version\n"
             "  tools: FZ_GCOV (gcov), FZ_LLVM_PROFDATA (llvm-profdata), FZ_LLVM_COV (llvm-cov)\n");
     exit(FZ_EXIT_ERROR);
-}
-
-static uint64_t hash(const uint8_t *b, size_t n)
-{
-    uint64_t h = 1469598103934665603ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
 }
 
 /* 1 if a file with this content hash was added before; else records it. */
@@ -132,7 +126,7 @@ static void add_dir(inputs_t *in, const char *dir, size_t *counter)
             if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
                 buf = fz_file_read(p, 0, FZ_FILE_REGULAR, &len);
         }
-        if (buf && seen_before(in, hash(buf, len)))
+        if (buf && seen_before(in, fz_hash_bytes(buf, len)))
             in->dups++;
         else if (buf) {
             add_input(in, p);
@@ -226,13 +220,6 @@ static void start(fz_exec_t *x, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *da
         fz_die("%s", err);
 }
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* A long replay says how far it is, a plain line every REPLAY_NOTE_MS. */
 #define REPLAY_NOTE_MS 5000
 
@@ -240,11 +227,11 @@ static void replay(const inputs_t *in, fz_fsrv_cfg_t *cfg, replay_t *rp, const c
 {
     fz_exec_t x;
     start(&x, cfg, rp, data);
-    uint64_t t0 = now_ms(), next = t0 + REPLAY_NOTE_MS;
+    uint64_t t0 = fz_clock_us() / 1000, next = t0 + REPLAY_NOTE_MS;
     for (size_t i = 0; i < in->n; i++) {
-        if (i % 64 == 0 && now_ms() >= next) {
+        if (i % 64 == 0 && fz_clock_us() / 1000 >= next) {
             fz_info("%zu of %zu inputs replayed (%.0f/s)", i, in->n,
-                    i * 1000.0 / (double)(now_ms() - t0));
+                    i * 1000.0 / (double)(fz_clock_us() / 1000 - t0));
             next += REPLAY_NOTE_MS;
         }
         size_t len;

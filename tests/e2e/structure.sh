@@ -5,6 +5,7 @@
 # fields.  The check itself is scripts/structure.sh (it reads build/, so
 # this runs after make); work under way is allowed in scripts/structure.allow.
 . "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1
 
 # --- The check sees each kind of violation, in a small tree made for it.
 t=$T/tree
