@@ -127,18 +127,24 @@ static int symbolize(int n)
     }
     close(in[0]);
     close(out[1]);
+    /* A symbolizer that dies early must not take this process with it
+     * (SIGPIPE) before the report and the artifact are out. */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old_pipe;
+    sigaction(SIGPIPE, &ign, &old_pipe);
     if (pid > 0) {
         char q[700];
         for (int i = 0; i < n; i++) {
             if (!frames[i].module[0])
                 continue;
-            int len = snprintf(q, sizeof q, "%s 0x%lx\n", frames[i].module,
+            /* Quoted: a module path may hold spaces. */
+            int len = snprintf(q, sizeof q, "\"%s\" 0x%lx\n", frames[i].module,
                                (unsigned long)frames[i].off);
-            if (write(in[1], q, (size_t)len) != len)
+            if (len <= 0 || len >= (int)sizeof q || write(in[1], q, (size_t)len) != len)
                 break;
         }
     }
     close(in[1]);
+    sigaction(SIGPIPE, &old_pipe, NULL);
     size_t got = 0;
     struct pollfd p = {.fd = out[0], .events = POLLIN};
     uint64_t end = __fz_lf_now_us() + LF_SYMBOLIZE_MS * 1000ull;
