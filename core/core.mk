@@ -21,10 +21,10 @@ UNIT_TESTS += $(OBJ)/tests/check_coverage
 
 $(OBJ)/tests/check_coverage: tests/check_coverage.c $(OBJ)/core/coverage.o
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS)
 
 UNIT_TESTS += $(OBJ)/tests/check_cmplog
 
 $(OBJ)/tests/check_cmplog: tests/check_cmplog.c $(OBJ)/core/cmplog.o
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS)

@@ -12,7 +12,7 @@ ALL += $(BIN)/fz-fuzz
 
 $(BIN)/fz-fuzz: $(OBJ)/fz-fuzz/main.o $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) -o $@ $^ -ldl
+	$(CC) $(FZ_CFLAGS) -o $@ $(LINK_IN) -ldl
 
 # Unit tests (explicit rules, so no pattern rule of another fragment applies).
 FUZZ_TESTS := $(OBJ)/tests/check_queue $(OBJ)/tests/check_options $(OBJ)/tests/check_stats $(OBJ)/tests/check_diag
@@ -22,35 +22,35 @@ UNIT_TESTS += $(FUZZ_TESTS)
 
 $(OBJ)/tests/check_queue: tests/check_queue.c $(OBJ)/fz-fuzz/queue.o $(OBJ)/fz-fuzz/schedule.o $(OBJ)/fz-fuzz/names.o
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS)
 
 $(OBJ)/tests/check_options: tests/check_options.c $(OBJ)/fz-fuzz/options.o $(OBJ)/core/opts.o
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS)
 
 $(OBJ)/tests/check_sites: tests/check_sites.c $(OBJ)/fz-fuzz/sites.o
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS)
 
 $(OBJ)/tests/check_crashinfo: tests/check_crashinfo.c $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS)
 
 $(OBJ)/tests/check_aflenv: tests/check_aflenv.c $(OBJ)/fz-fuzz/aflenv.o
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS)
 
 $(OBJ)/tests/check_diag: tests/check_diag.c $(OBJ)/fz-fuzz/diag.o $(OBJ)/libfzcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS)
 
 $(OBJ)/tests/check_sync: tests/check_sync.c $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS)
 
 $(OBJ)/tests/check_stats: tests/check_stats.c $(FUZZ_OBJS) $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS)
 
 # Benchmark: coverage over time against afl-fuzz on bench/coverage_target.c.
 BENCH += bench/coverage.sh
