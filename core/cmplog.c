@@ -54,7 +54,7 @@ void fz_cmplog_destroy(fz_cmplog_shm_t *c)
 
 void fz_cmplog_begin(fz_cmplog_shm_t *c)
 {
-    memset(c->log->hdr, 0, sizeof c->log->hdr);
+    memset(c->log->used, 0, sizeof c->log->used);
     c->log->enabled = 1;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

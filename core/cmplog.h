@@ -24,7 +24,7 @@ typedef struct {
     fz_cmplog_t *log; /* the attached segment, NULL if none */
 } fz_cmplog_shm_t;
 
-/* Creates and attaches the segment (about 38 MiB, zero pages until the
+/* Creates and attaches the segment (about 18 MiB, zero pages until the
  * target touches them) and marks it for removal at once, as shm.c does
  * for the map.  Returns 0, or -1 with a one-line reason in err. */
 int fz_cmplog_create(fz_cmplog_shm_t *c, char *err, size_t errlen);
@@ -32,8 +32,8 @@ int fz_cmplog_create(fz_cmplog_shm_t *c, char *err, size_t errlen);
 /* Detaches; safe on a zeroed or failed struct. */
 void fz_cmplog_destroy(fz_cmplog_shm_t *c);
 
-/* Before a logging run: clears the site headers (not the operand pairs:
- * readers never look past min(hits, FZ_CMP_PAIRS)) and turns logging on. */
+/* Before a logging run: empties the log (zeroes the pools' counts; the
+ * blocks and the slot table stay, read as stale) and turns logging on. */
 void fz_cmplog_begin(fz_cmplog_shm_t *c);
 
 /* After it: turns logging off again. */

@@ -30,7 +30,7 @@
 
 #include "fz-cmplog.h"
 #include "fz-protocol.h"
-#include "runtime/rt.h"
+#include "runtime/rt-cmp.h"
 
 #define FZ_RT_EXPORT __attribute__((visibility("default")))
 
@@ -136,7 +136,7 @@ void __fz_rt_cmp_run_start(int fresh)
     /* Compares made before the run proper (a persistent harness's set-up
      * before its first pass) are not the input's. */
     if (on && fresh)
-        memset(rt_cmp.log->hdr, 0, sizeof(rt_cmp.log->hdr));
+        memset(rt_cmp.log->used, 0, sizeof(rt_cmp.log->used));
     rt_cmp.logging = on;
     /* Value profile needs the hooks in every run. */
     cmp_set(on || rt_cmp.vp);
@@ -156,22 +156,34 @@ static inline void vp_hit(uint32_t site, uint32_t d)
         vp[(site * FZ_VP_STRIDE + (d < FZ_VP_STRIDE ? d : FZ_VP_STRIDE - 1)) & (FZ_VP_SLOTS - 1)] = 1;
 }
 
-/* The slot's header when a call of this type may log into it: a slot keeps
- * the type of its first call in a run, so two sites of different kinds
- * that share a slot never mix integer and string entries. */
-static fz_cmp_hdr_t *cmp_slot(uint32_t site, uint8_t type, uint32_t *entry)
+/* The block of this run for site in pool, and in *entry the pair this
+ * call writes; NULL when not logging, when the site's slot holds a block
+ * of another kind this run (a slot keeps the kind of its first call, so
+ * two sites of different kinds that share a slot never mix entries), or
+ * when the pool is full.  A site's first call in a run takes the next
+ * block of its pool (include/fz-cmplog.h). */
+static fz_cmp_head_t *cmp_block(uint32_t site, uint32_t pool, uint32_t *entry)
 {
     fz_cmplog_t *log = rt_cmp.log;
     if (!log || !rt_cmp.logging)
         return NULL;
-    fz_cmp_hdr_t *h = &log->hdr[site & (FZ_CMP_SITES - 1)];
-    if (h->type != type && h->type != FZ_CMP_NONE)
+    uint32_t s = site & (FZ_CMP_SITES - 1), p;
+    fz_cmp_head_t *h = fz_cmplog_find(log, s, &p);
+    if (!h) {
+        uint32_t b = __atomic_fetch_add(&log->used[pool], 1, __ATOMIC_RELAXED);
+        if (b >= fz_cmplog_cap(pool))
+            return NULL;
+        h = fz_cmplog_head(log, pool, b);
+        h->site = (uint16_t)s;
+        h->hits = 0;
+        log->slot[s] = (uint16_t)(pool << 14 | b);
+    } else if (p != pool) {
         return NULL;
+    }
     uint32_t hits = h->hits;
     *entry = hits % FZ_CMP_PAIRS;
     if (hits != UINT32_MAX)
         h->hits = hits + 1;
-    h->type = type;
     return h;
 }
 
@@ -181,17 +193,23 @@ static inline void cmp_log_int(uint32_t site, uint64_t v0, uint64_t v0_hi, uint6
                                uint64_t v1_hi, uint32_t info)
 {
     vp_hit(site, (uint32_t)(__builtin_popcountll(v0 ^ v1) + __builtin_popcountll(v0_hi ^ v1_hi)));
-    uint32_t e;
-    fz_cmp_hdr_t *h = cmp_slot(site, FZ_CMP_INT, &e);
+    uint32_t e, wide = (uint8_t)info == 16;
+    fz_cmp_head_t *h = cmp_block(site, wide ? FZ_CMP_POOL_WIDE : FZ_CMP_POOL_INT, &e);
     if (!h)
         return;
     h->size = (uint8_t)info;
     h->attr = (uint8_t)(info >> 8);
-    fz_cmp_int_t *op = &rt_cmp.log->op[site & (FZ_CMP_SITES - 1)][e].i;
-    op->v0 = v0;
-    op->v1 = v1;
-    op->v0_hi = v0_hi;
-    op->v1_hi = v1_hi;
+    if (wide) {
+        fz_cmp_wide_t *op = &((fz_cmp_wblock_t *)h)->p[e];
+        op->v0 = v0;
+        op->v1 = v1;
+        op->v0_hi = v0_hi;
+        op->v1_hi = v1_hi;
+    } else {
+        fz_cmp_pair_t *op = &((fz_cmp_iblock_t *)h)->p[e];
+        op->v0 = v0;
+        op->v1 = v1;
+    }
 }
 
 /* An integer comparison of info & 0xff bytes (1, 2, 4, 8) with attributes
@@ -252,12 +270,12 @@ FZ_RT_EXPORT void __fz_cmp_mem(uint32_t site, const void *a, const void *b, size
         vp_hit(site, (uint32_t)i);
     }
     uint32_t e;
-    fz_cmp_hdr_t *h = cmp_slot(site, FZ_CMP_STR, &e);
+    fz_cmp_head_t *h = cmp_block(site, FZ_CMP_POOL_STR, &e);
     if (!h)
         return;
     h->size = 0;
     h->attr = (uint8_t)attr;
-    fz_cmp_str_t *op = &rt_cmp.log->op[site & (FZ_CMP_SITES - 1)][e].s;
+    fz_cmp_str_t *op = &((fz_cmp_sblock_t *)h)->p[e];
     int strz = (attr & FZ_CMP_A_STRZ) != 0;
     op->len0 = cmp_copy(op->v0, a, n0, strz);
     op->len1 = cmp_copy(op->v1, b, n1, strz);

@@ -1,8 +1,8 @@
 /*
  * check_cmplog.c - the fuzzer's side of the comparison log (core/cmplog.h):
  * the segment is created with the contract's version, attachable by id (as
- * the target attaches it), and a logging run's brackets clear the site
- * headers and switch `enabled` on and off.
+ * the target attaches it), and a logging run's brackets empty the pools
+ * (their counts only) and switch `enabled` on and off.
  */
 #include <check.h>
 #include <sys/shm.h>
@@ -21,15 +21,18 @@ START_TEST(create_begin_end)
     /* What the target does: attach by id and see the same memory. */
     fz_cmplog_t *t = shmat(c.id, NULL, 0);
     ck_assert_ptr_ne(t, (void *)-1);
-    t->hdr[5].hits = 3;
-    t->hdr[5].type = FZ_CMP_INT;
-    t->op[5][0].i.v1 = 42;
-    ck_assert_uint_eq(c.log->hdr[5].hits, 3);
+    t->used[FZ_CMP_POOL_INT] = 1;
+    t->slot[5] = FZ_CMP_POOL_INT << 14 | 0;
+    t->ib[0].h.site = 5;
+    t->ib[0].h.hits = 3;
+    t->ib[0].p[0].v1 = 42;
+    uint32_t pool;
+    ck_assert_ptr_eq(fz_cmplog_find(c.log, 5, &pool), &c.log->ib[0].h);
     fz_cmplog_begin(&c);
     ck_assert_uint_eq(t->enabled, 1);
-    ck_assert_uint_eq(t->hdr[5].hits, 0); /* headers cleared ... */
-    ck_assert_uint_eq(t->hdr[5].type, FZ_CMP_NONE);
-    ck_assert_uint_eq(t->op[5][0].i.v1, 42); /* ... pairs left alone */
+    ck_assert_uint_eq(t->used[FZ_CMP_POOL_INT], 0); /* emptied ... */
+    ck_assert_ptr_null(fz_cmplog_find(c.log, 5, &pool));
+    ck_assert_uint_eq(t->ib[0].p[0].v1, 42); /* ... the blocks left alone */
     fz_cmplog_end(&c);
     ck_assert_uint_eq(t->enabled, 0);
     shmdt(t);

@@ -65,28 +65,33 @@ static void dump(const fz_cmplog_t *log)
 {
     unsigned long total = 0;
     for (unsigned s = 0; s < FZ_CMP_SITES; s++) {
-        const fz_cmp_hdr_t *h = &log->hdr[s];
-        if (!h->hits)
+        uint32_t pool;
+        const fz_cmp_head_t *h = fz_cmplog_find(log, s, &pool);
+        if (!h || !h->hits)
             continue;
         total += h->hits;
         unsigned n = h->hits < FZ_CMP_PAIRS ? h->hits : FZ_CMP_PAIRS;
         for (unsigned e = 0; e < n; e++) {
-            const fz_cmp_op_t *op = &log->op[s][e];
-            if (h->type == FZ_CMP_INT) {
+            if (pool == FZ_CMP_POOL_INT) {
+                const fz_cmp_pair_t *op = &((const fz_cmp_iblock_t *)h)->p[e];
                 printf("int %u %u %u ", s, h->hits, h->size);
                 put_attr(h->attr);
-                printf(" 0x%llx 0x%llx", (unsigned long long)op->i.v0,
-                       (unsigned long long)op->i.v1);
-                if (h->size == 16)
-                    printf(" 0x%llx 0x%llx", (unsigned long long)op->i.v0_hi,
-                           (unsigned long long)op->i.v1_hi);
+                printf(" 0x%llx 0x%llx", (unsigned long long)op->v0, (unsigned long long)op->v1);
+            } else if (pool == FZ_CMP_POOL_WIDE) {
+                const fz_cmp_wide_t *op = &((const fz_cmp_wblock_t *)h)->p[e];
+                printf("int %u %u %u ", s, h->hits, h->size);
+                put_attr(h->attr);
+                printf(" 0x%llx 0x%llx 0x%llx 0x%llx", (unsigned long long)op->v0,
+                       (unsigned long long)op->v1, (unsigned long long)op->v0_hi,
+                       (unsigned long long)op->v1_hi);
             } else {
+                const fz_cmp_str_t *op = &((const fz_cmp_sblock_t *)h)->p[e];
                 printf("str %u %u ", s, h->hits);
                 put_attr(h->attr);
                 putchar(' ');
-                put_bytes(op->s.v0, op->s.len0 < FZ_CMP_STR_MAX ? op->s.len0 : FZ_CMP_STR_MAX);
+                put_bytes(op->v0, op->len0 < FZ_CMP_STR_MAX ? op->len0 : FZ_CMP_STR_MAX);
                 putchar(' ');
-                put_bytes(op->s.v1, op->s.len1 < FZ_CMP_STR_MAX ? op->s.len1 : FZ_CMP_STR_MAX);
+                put_bytes(op->v1, op->len1 < FZ_CMP_STR_MAX ? op->len1 : FZ_CMP_STR_MAX);
             }
             putchar('\n');
         }
@@ -111,8 +116,11 @@ static void wr(int fd, uint32_t v)
 static unsigned long total_hits(const fz_cmplog_t *log)
 {
     unsigned long n = 0;
-    for (unsigned s = 0; s < FZ_CMP_SITES; s++)
-        n += log->hdr[s].hits;
+    for (unsigned s = 0; s < FZ_CMP_SITES; s++) {
+        uint32_t pool;
+        const fz_cmp_head_t *h = fz_cmplog_find(log, s, &pool);
+        n += h ? h->hits : 0;
+    }
     return n;
 }
 
@@ -146,7 +154,7 @@ static int run_fsrv(char **argv, fz_cmplog_t *log, int enable, int persistent)
         die("bad handshake end");
     printf("cmplog_bit %d\n", (opt & FZ_FS_NEW_OPT_FZ_CMPLOG) != 0);
     if (persistent) {
-        memset(log->hdr, 0, sizeof(log->hdr));
+        memset(log->used, 0, sizeof(log->used));
         log->enabled = 0;
         wr(ctl[1], 0);
         rd(st[0]);
@@ -154,7 +162,7 @@ static int run_fsrv(char **argv, fz_cmplog_t *log, int enable, int persistent)
             die("the persistent target did not stop after its first pass");
         printf("pass1_hits %lu\n", total_hits(log));
     }
-    memset(log->hdr, 0, sizeof(log->hdr));
+    memset(log->used, 0, sizeof(log->used));
     log->enabled = enable;
     wr(ctl[1], 0);
     rd(st[0]); /* child pid */
@@ -170,7 +178,7 @@ static int run_fsrv(char **argv, fz_cmplog_t *log, int enable, int persistent)
 
 static int run_plain(char **argv, fz_cmplog_t *log, int enable)
 {
-    memset(log->hdr, 0, sizeof(log->hdr));
+    memset(log->used, 0, sizeof(log->used));
     log->enabled = enable;
     pid_t pid = fork();
     if (pid == 0) {

@@ -1,6 +1,6 @@
 /*
- * check_i2s.c - unit tests for the pure half of input-to-state solving
- * (mutators/i2s.h), driven by comparison logs written by hand: what the
+ * check_cmpedit.c - unit tests for the pure half of input-to-state solving
+ * (mutators/cmpedit.h), driven by comparison logs written by hand: what the
  * compare hooks of a target would have logged for a given input.
  */
 #define _GNU_SOURCE
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mutators/i2s.h"
+#include "mutators/cmpedit.h"
 #include "tests/check-run.h"
 
 static fz_cmplog_t *new_log(void)
@@ -18,33 +18,50 @@ static fz_cmplog_t *new_log(void)
     return log;
 }
 
+/* The slot's block in this run, taking the pool's next one on its first
+ * call, as runtime/rt-cmp.c does; the entry this call writes in *e. */
+static fz_cmp_head_t *blk(fz_cmplog_t *log, uint32_t slot, uint32_t pool, uint32_t *e)
+{
+    uint32_t p;
+    fz_cmp_head_t *h = fz_cmplog_find(log, slot, &p);
+    if (!h) {
+        uint32_t b = log->used[pool]++;
+        ck_assert_uint_lt(b, fz_cmplog_cap(pool));
+        h = fz_cmplog_head(log, pool, b);
+        h->site = (uint16_t)slot;
+        h->hits = 0;
+        log->slot[slot] = (uint16_t)(pool << 14 | b);
+    } else {
+        ck_assert_uint_eq(p, pool);
+    }
+    *e = h->hits++ % FZ_CMP_PAIRS;
+    return h;
+}
+
 /* Appends one integer pair to site `slot`, as the runtime would. */
 static void log_int(fz_cmplog_t *log, uint32_t slot, unsigned size, unsigned attr, uint64_t v0,
                     uint64_t v1)
 {
-    fz_cmp_hdr_t *h = &log->hdr[slot];
-    h->type = FZ_CMP_INT;
+    uint32_t e;
+    fz_cmp_head_t *h = blk(log, slot, FZ_CMP_POOL_INT, &e);
     h->size = (uint8_t)size;
     h->attr = (uint8_t)attr;
-    fz_cmp_int_t *p = &log->op[slot][h->hits % FZ_CMP_PAIRS].i;
-    memset(p, 0, sizeof *p);
+    fz_cmp_pair_t *p = &((fz_cmp_iblock_t *)h)->p[e];
     p->v0 = v0;
     p->v1 = v1;
-    h->hits++;
 }
 
 static void log_str(fz_cmplog_t *log, uint32_t slot, unsigned attr, const void *a, size_t na,
                     const void *b, size_t nb)
 {
-    fz_cmp_hdr_t *h = &log->hdr[slot];
-    h->type = FZ_CMP_STR;
+    uint32_t e;
+    fz_cmp_head_t *h = blk(log, slot, FZ_CMP_POOL_STR, &e);
     h->attr = (uint8_t)attr;
-    fz_cmp_str_t *p = &log->op[slot][h->hits % FZ_CMP_PAIRS].s;
+    fz_cmp_str_t *p = &((fz_cmp_sblock_t *)h)->p[e];
     p->len0 = (uint8_t)(na < FZ_CMP_STR_MAX ? na : FZ_CMP_STR_MAX);
     p->len1 = (uint8_t)(nb < FZ_CMP_STR_MAX ? nb : FZ_CMP_STR_MAX);
     memcpy(p->v0, a, p->len0);
     memcpy(p->v1, b, p->len1);
-    h->hits++;
 }
 
 /* Reads log into a fresh list (the caller frees it). */
@@ -58,11 +75,11 @@ static void read_log(fz_cmp_list_t *l, const fz_cmplog_t *log)
 static int solves_f(const fz_cmp_rec_t *r, const void *in, size_t len, unsigned flags,
                     const void *want, size_t want_len)
 {
-    fz_i2s_edit_t e[64];
+    fz_cmpedit_t e[64];
     uint8_t out[256];
-    size_t n = fz_i2s_edits(r, in, len, NULL, NULL, flags, e, 64);
+    size_t n = fz_cmpedit_make(r, in, len, NULL, NULL, flags, e, 64);
     for (size_t i = 0; i < n; i++) {
-        size_t m = fz_i2s_apply(in, len, &e[i], out, sizeof out);
+        size_t m = fz_cmpedit_apply(in, len, &e[i], out, sizeof out);
         if (m == want_len && !memcmp(out, want, m))
             return 1;
     }
@@ -97,8 +114,12 @@ START_TEST(read_dedupes_and_validates)
     char big[100];
     memset(big, 'a', sizeof big);
     log_str(log, 4, FZ_CMP_A_STRZ, big, 200, "b", 1); /* lengths clamp to 32 */
-    ck_assert_uint_eq(log->hdr[4].hits, 1);
-    log->op[4][0].s.len0 = 200;
+    uint32_t pool;
+    fz_cmp_head_t *h4 = fz_cmplog_find(log, 4, &pool);
+    ck_assert_ptr_nonnull(h4);
+    ck_assert_uint_eq(pool, FZ_CMP_POOL_STR);
+    ck_assert_uint_eq(h4->hits, 1);
+    ((fz_cmp_sblock_t *)h4)->p[0].len0 = 200;
     fz_cmp_list_t l;
     read_log(&l, log);
     ck_assert_uint_eq(l.n, 3);
@@ -109,6 +130,36 @@ START_TEST(read_dedupes_and_validates)
     ck_assert_ptr_nonnull(fz_cmp_list_find(&l, 7, 0));
     ck_assert_ptr_null(fz_cmp_list_find(&l, 7, 1)); /* a duplicate, dropped */
     ck_assert_ptr_null(fz_cmp_list_find(&l, 9, 0));
+    fz_cmp_list_free(&l);
+    free(log);
+}
+END_TEST
+
+/* The fuzzer empties the log by zeroing the pools' counts only: slot
+ * entries of earlier runs must read as empty, even one whose block this
+ * run gave to another site, and a garbled entry must not be followed. */
+START_TEST(read_ignores_stale_slots)
+{
+    fz_cmplog_t *log = new_log();
+    log_int(log, 5, 4, FZ_CMP_A_EQ, 1, 2);
+    log_str(log, 8, 0, "ab", 2, "cd", 2);
+    memset(log->used, 0, sizeof log->used); /* the next run */
+    fz_cmp_list_t l;
+    read_log(&l, log);
+    ck_assert_uint_eq(l.n, 0);
+    log_int(log, 6, 4, FZ_CMP_A_EQ, 3, 4); /* takes block 0 of slot 5's run */
+    log->slot[9] = 3u << 14 | 0x3fffu;     /* no such pool */
+    log->slot[10] = FZ_CMP_POOL_WIDE << 14 | 2000; /* past the pool */
+    fz_cmp_list_clear(&l);
+    fz_cmp_list_read(&l, log);
+    ck_assert_uint_eq(l.n, 1);
+    ck_assert_uint_eq(l.r[0].slot, 6);
+    ck_assert_uint_eq(l.r[0].b1[0], 4);
+    uint32_t pool;
+    ck_assert_ptr_null(fz_cmplog_find(log, 5, &pool));
+    ck_assert_ptr_null(fz_cmplog_find(log, 8, &pool));
+    ck_assert_ptr_null(fz_cmplog_find(log, 9, &pool));
+    ck_assert_ptr_null(fz_cmplog_find(log, 10, &pool));
     fz_cmp_list_free(&l);
     free(log);
 }
@@ -221,8 +272,8 @@ START_TEST(strings_replace_overwrite_find)
     ck_assert(solves(&f, "hello", 5, "needlehello", 11));
     /* Already equal: nothing to do. */
     memcpy(m.b0, m.b1, 8);
-    fz_i2s_edit_t e[8];
-    ck_assert_uint_eq(fz_i2s_edits(&m, (const uint8_t *)"KEY12345", 8, NULL, NULL, 0, e, 8), 0);
+    fz_cmpedit_t e[8];
+    ck_assert_uint_eq(fz_cmpedit_make(&m, (const uint8_t *)"KEY12345", 8, NULL, NULL, 0, e, 8), 0);
 }
 END_TEST
 
@@ -236,8 +287,8 @@ START_TEST(colour_confirms_the_position)
     fz_cmp_rec_t c = r;
     memcpy(c.b0, "\x05\x06\x07\x08", 4);
     const uint8_t cin[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-    fz_i2s_edit_t e[16];
-    size_t n = fz_i2s_edits(&r, (const uint8_t *)"AAAAAAAA", 8, &c, cin, 0, e, 16);
+    fz_cmpedit_t e[16];
+    size_t n = fz_cmpedit_make(&r, (const uint8_t *)"AAAAAAAA", 8, &c, cin, 0, e, 16);
     ck_assert_uint_ge(n, 2);
     ck_assert_uint_eq(e[0].pos, 4);
     ck_assert(e[0].confirmed);
@@ -283,28 +334,28 @@ START_TEST(tokens_filter)
     uint8_t tok[FZ_CMP_STR_MAX];
     fz_cmp_rec_t r = {.type = FZ_CMP_INT, .size = 4, .attr = FZ_CMP_A_CONST, .len0 = 4, .len1 = 4};
     memcpy(r.b1, "\xef\xbe\xad\xde", 4);
-    ck_assert_uint_eq(fz_i2s_token(&r, 1, (const uint8_t *)"abc", 3, tok), 4);
+    ck_assert_uint_eq(fz_cmpedit_token(&r, 1, (const uint8_t *)"abc", 3, tok), 4);
     ck_assert(!memcmp(tok, "\xef\xbe\xad\xde", 4));
     memcpy(r.b1, "\xef\xbe\0\0", 4); /* a 16-bit tag in an int */
-    ck_assert_uint_eq(fz_i2s_token(&r, 1, NULL, 0, tok), 2);
-    ck_assert_uint_eq(fz_i2s_token(&r, 0, NULL, 0, tok), 0); /* not the variable side */
+    ck_assert_uint_eq(fz_cmpedit_token(&r, 1, NULL, 0, tok), 2);
+    ck_assert_uint_eq(fz_cmpedit_token(&r, 0, NULL, 0, tok), 0); /* not the variable side */
     fz_cmp_rec_t p = r; /* two variables (pointers?): no token */
     p.attr = FZ_CMP_A_EQ;
     p.size = p.len0 = p.len1 = 8;
     memcpy(p.b1, "\x10\x32\x54\x76\xfe\x7f\0\0", 8);
-    ck_assert_uint_eq(fz_i2s_token(&p, 1, NULL, 0, tok), 0);
+    ck_assert_uint_eq(fz_cmpedit_token(&p, 1, NULL, 0, tok), 0);
     static const char *trivial[] = {"\0\0\0\0", "\1\0\0\0", "\xff\xff\xff\xff", "\0\1\0\0",
                                     "\x41\x41\0\0"};
     for (int i = 0; i < 5; i++) {
         memcpy(r.b1, trivial[i], 4);
-        ck_assert_uint_eq(fz_i2s_token(&r, 1, NULL, 0, tok), 0);
+        ck_assert_uint_eq(fz_cmpedit_token(&r, 1, NULL, 0, tok), 0);
     }
     fz_cmp_rec_t s = {.type = FZ_CMP_STR, .attr = FZ_CMP_A_STRZ, .len0 = 4, .len1 = 8};
     memcpy(s.b0, "abc", 4);
     memcpy(s.b1, "keyword", 8);
-    ck_assert_uint_eq(fz_i2s_token(&s, 1, (const uint8_t *)"abc", 3, tok), 7);
+    ck_assert_uint_eq(fz_cmpedit_token(&s, 1, (const uint8_t *)"abc", 3, tok), 7);
     ck_assert(!memcmp(tok, "keyword", 7));
-    ck_assert_uint_eq(fz_i2s_token(&s, 0, (const uint8_t *)"xabcx", 5, tok), 0); /* input's */
+    ck_assert_uint_eq(fz_cmpedit_token(&s, 0, (const uint8_t *)"xabcx", 5, tok), 0); /* input's */
 }
 END_TEST
 
@@ -324,8 +375,8 @@ START_TEST(transform_sum_with_constant)
     ck_assert(!solves(&r, "xxAAyy", 6, "xx\x23\x01yy", 6));
     fz_cmp_rec_t c = int_rec(4, FZ_CMP_A_EQ, 0x0201 - 3, 0x120);
     const uint8_t cin[6] = {9, 9, 1, 2, 9, 9};
-    fz_i2s_edit_t e[24];
-    size_t n = fz_i2s_edits(&r, (const uint8_t *)"xxAAyy", 6, &c, cin, 0, e, 24);
+    fz_cmpedit_t e[24];
+    size_t n = fz_cmpedit_make(&r, (const uint8_t *)"xxAAyy", 6, &c, cin, 0, e, 24);
     int hit = 0;
     for (size_t i = 0; i < n; i++)
         hit |= e[i].pos == 2 && e[i].del == 2 && !memcmp(e[i].ins, "\x23\x01", 2) && e[i].confirmed;
@@ -365,8 +416,8 @@ START_TEST(transform_confirmed_by_colour)
     fz_cmp_rec_t r = int_rec(4, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 3 * 0x41 + 7, 100);
     fz_cmp_rec_t c = int_rec(4, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 3 * 0x10 + 7, 100);
     const uint8_t cin[4] = {0x55, 0x10, 0x66, 0x77};
-    fz_i2s_edit_t e[24];
-    size_t n = fz_i2s_edits(&r, (const uint8_t *)"zAzz", 4, &c, cin, 0, e, 24);
+    fz_cmpedit_t e[24];
+    size_t n = fz_cmpedit_make(&r, (const uint8_t *)"zAzz", 4, &c, cin, 0, e, 24);
     int hit = 0;
     for (size_t i = 0; i < n; i++)
         hit |= e[i].pos == 1 && e[i].del == 1 && e[i].ins[0] == 31 && e[i].confirmed;
@@ -400,14 +451,14 @@ START_TEST(checksum_adjusted_when_driven)
      * widened to int): the last byte that can take the difference mod
      * 256 gets it, only for a record known to follow the input. */
     fz_cmp_rec_t r = int_rec(4, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0xe9, 0xa5);
-    ck_assert(solves_f(&r, "ZcAA", 4, FZ_I2S_DRIVEN, "ZcA\xfd", 4));
+    ck_assert(solves_f(&r, "ZcAA", 4, FZ_CMPEDIT_DRIVEN, "ZcA\xfd", 4));
     ck_assert(!solves(&r, "ZcAA", 4, "ZcA\xfd", 4));
     /* An xor over the bytes: the last byte xored with the difference. */
     r = int_rec(1, FZ_CMP_A_EQ, 0x13, 0x37);
-    ck_assert(solves_f(&r, "abcd", 4, FZ_I2S_DRIVEN, "abc\x40", 4));
+    ck_assert(solves_f(&r, "abcd", 4, FZ_CMPEDIT_DRIVEN, "abc\x40", 4));
     /* A 16-bit sum: the difference added to one byte that does not wrap. */
     r = int_rec(2, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0x1000, 0x1010);
-    ck_assert(solves_f(&r, "\x01\x02\xf8\x03", 4, FZ_I2S_DRIVEN, "\x01\x02\xf8\x13", 4));
+    ck_assert(solves_f(&r, "\x01\x02\xf8\x03", 4, FZ_CMPEDIT_DRIVEN, "\x01\x02\xf8\x13", 4));
 }
 END_TEST
 
@@ -446,34 +497,35 @@ END_TEST
 
 START_TEST(apply_bounds)
 {
-    fz_i2s_edit_t e = {.pos = 2, .del = 1, .ins_len = 3};
+    fz_cmpedit_t e = {.pos = 2, .del = 1, .ins_len = 3};
     memcpy(e.ins, "XYZ", 3);
     uint8_t out[16];
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcd", 4, &e, out, sizeof out), 6);
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"abcd", 4, &e, out, sizeof out), 6);
     ck_assert(!memcmp(out, "abXYZd", 6));
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcd", 4, &e, out, 4), 4);
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"abcd", 4, &e, out, 4), 4);
     ck_assert(!memcmp(out, "abXY", 4));
     e.pos = 100; /* past the end: appended */
     e.del = 9;
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"ab", 2, &e, out, sizeof out), 5);
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"ab", 2, &e, out, sizeof out), 5);
     ck_assert(!memcmp(out, "abXYZ", 5));
     /* Resized: cut, or padded with zeros, and never past max. */
-    fz_i2s_edit_t g = {.pos = 0, .del = 1, .ins_len = 1, .resize = 3, .ins = {'X'}};
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 3);
+    fz_cmpedit_t g = {.pos = 0, .del = 1, .ins_len = 1, .resize = 3, .ins = {'X'}};
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 3);
     ck_assert(!memcmp(out, "Xbc", 3));
     g.resize = 9;
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 9);
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 9);
     ck_assert(!memcmp(out, "Xbcdef\0\0\0", 9));
     g.resize = 100;
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 16);
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 16);
 }
 END_TEST
 
-static Suite *i2s_suite(void)
+static Suite *cmpedit_suite(void)
 {
-    Suite *s = suite_create("i2s");
+    Suite *s = suite_create("cmpedit");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, read_dedupes_and_validates);
+    tcase_add_test(tc, read_ignores_stale_slots);
     tcase_add_test(tc, int_magic_as_is_and_swapped);
     tcase_add_test(tc, int_width_change_off_by_one_ascii);
     tcase_add_test(tc, ordering_tries_both_sides_of_the_bound);
@@ -496,5 +548,5 @@ static Suite *i2s_suite(void)
 
 int main(void)
 {
-    return fz_check_run(i2s_suite());
+    return fz_check_run(cmpedit_suite());
 }

@@ -1,8 +1,8 @@
 /*
- * i2s.c - comparison records and the input-to-state edits (see i2s.h).
+ * cmpedit.c - comparison records and the edits made from them (see cmpedit.h).
  */
 #define _GNU_SOURCE
-#include "mutators/i2s.h"
+#include "mutators/cmpedit.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -85,45 +85,58 @@ int fz_cmp_list_add(fz_cmp_list_t *l, const fz_cmp_rec_t *r)
     return 1;
 }
 
-/* One logged pair as a record; 0 if it cannot be a valid entry. */
-static int make_rec(fz_cmp_rec_t *r, const fz_cmp_hdr_t *h, const fz_cmp_op_t *op)
+/* Entry i of a block as a record; 0 if it cannot be a valid entry. */
+static int make_rec(fz_cmp_rec_t *r, const fz_cmp_head_t *h, uint32_t pool, uint32_t i)
 {
-    r->type = h->type;
     r->attr = h->attr;
-    if (h->type == FZ_CMP_INT) {
+    if (pool == FZ_CMP_POOL_INT || pool == FZ_CMP_POOL_WIDE) {
         unsigned s = h->size;
-        if (s != 1 && s != 2 && s != 4 && s != 8 && s != 16)
-            return 0;
+        uint64_t w[4] = {0, 0, 0, 0};
+        if (pool == FZ_CMP_POOL_WIDE) {
+            const fz_cmp_wide_t *op = &((const fz_cmp_wblock_t *)h)->p[i];
+            w[0] = op->v0, w[1] = op->v0_hi, w[2] = op->v1, w[3] = op->v1_hi;
+            if (s != 16)
+                return 0;
+        } else {
+            const fz_cmp_pair_t *op = &((const fz_cmp_iblock_t *)h)->p[i];
+            w[0] = op->v0, w[2] = op->v1;
+            if (s != 1 && s != 2 && s != 4 && s != 8)
+                return 0;
+        }
+        r->type = FZ_CMP_INT;
         r->size = (uint8_t)s;
         r->len0 = r->len1 = (uint8_t)s;
-        uint64_t w[4] = {op->i.v0, op->i.v0_hi, op->i.v1, op->i.v1_hi};
-        for (unsigned i = 0; i < s; i++) {
-            r->b0[i] = (uint8_t)(w[i / 8] >> (8 * (i % 8)));
-            r->b1[i] = (uint8_t)(w[2 + i / 8] >> (8 * (i % 8)));
+        for (unsigned k = 0; k < s; k++) {
+            r->b0[k] = (uint8_t)(w[k / 8] >> (8 * (k % 8)));
+            r->b1[k] = (uint8_t)(w[2 + k / 8] >> (8 * (k % 8)));
         }
         return 1;
     }
-    if (h->type != FZ_CMP_STR)
-        return 0;
+    const fz_cmp_str_t *op = &((const fz_cmp_sblock_t *)h)->p[i];
+    r->type = FZ_CMP_STR;
     r->size = 0;
-    r->len0 = op->s.len0 < FZ_CMP_STR_MAX ? op->s.len0 : FZ_CMP_STR_MAX;
-    r->len1 = op->s.len1 < FZ_CMP_STR_MAX ? op->s.len1 : FZ_CMP_STR_MAX;
-    memcpy(r->b0, op->s.v0, r->len0);
-    memcpy(r->b1, op->s.v1, r->len1);
+    r->len0 = op->len0 < FZ_CMP_STR_MAX ? op->len0 : FZ_CMP_STR_MAX;
+    r->len1 = op->len1 < FZ_CMP_STR_MAX ? op->len1 : FZ_CMP_STR_MAX;
+    memcpy(r->b0, op->v0, r->len0);
+    memcpy(r->b1, op->v1, r->len1);
     return 1;
 }
 
 uint32_t fz_cmp_list_read(fz_cmp_list_t *l, const fz_cmplog_t *log)
 {
     fz_cmp_list_clear(l);
+    /* Nothing logged: skip the slot table too. */
+    if (!log->used[FZ_CMP_POOL_INT] && !log->used[FZ_CMP_POOL_WIDE] && !log->used[FZ_CMP_POOL_STR])
+        return 0;
     for (uint32_t s = 0; s < FZ_CMP_SITES; s++) {
-        fz_cmp_hdr_t h = log->hdr[s];
-        if (h.type == FZ_CMP_NONE || !h.hits)
+        uint32_t pool;
+        const fz_cmp_head_t *h = fz_cmplog_find(log, s, &pool);
+        if (!h || !h->hits)
             continue;
-        uint32_t n = h.hits < FZ_CMP_PAIRS ? h.hits : FZ_CMP_PAIRS;
+        uint32_t n = h->hits < FZ_CMP_PAIRS ? h->hits : FZ_CMP_PAIRS;
         for (uint32_t i = 0; i < n; i++) {
             fz_cmp_rec_t r;
-            if (!make_rec(&r, &h, &log->op[s][i]))
+            if (!make_rec(&r, h, pool, i))
                 break;
             r.slot = (uint16_t)s;
             r.idx = (uint8_t)i;
@@ -220,17 +233,17 @@ int fz_cmp_taint_rank(const fz_cmp_rec_t *r, const fz_cmp_list_t *colour)
 /* ---- edits ------------------------------------------------------------ */
 
 typedef struct {
-    fz_i2s_edit_t *out;
+    fz_cmpedit_t *out;
     size_t n, cap;
 } edits_t;
 
 static void push_sized(edits_t *E, uint32_t pos, uint32_t del, const uint8_t *ins,
                        size_t ins_len, uint32_t resize, int confirmed)
 {
-    if (ins_len > FZ_I2S_INS_MAX)
-        ins_len = FZ_I2S_INS_MAX;
+    if (ins_len > FZ_CMPEDIT_INS_MAX)
+        ins_len = FZ_CMPEDIT_INS_MAX;
     for (size_t i = 0; i < E->n; i++) {
-        fz_i2s_edit_t *o = &E->out[i];
+        fz_cmpedit_t *o = &E->out[i];
         if (o->pos == pos && o->del == del && o->ins_len == ins_len && o->resize == resize &&
             !memcmp(o->ins, ins, ins_len)) {
             o->confirmed |= (uint8_t)confirmed;
@@ -239,7 +252,7 @@ static void push_sized(edits_t *E, uint32_t pos, uint32_t del, const uint8_t *in
     }
     if (E->n == E->cap)
         return;
-    fz_i2s_edit_t *e = &E->out[E->n++];
+    fz_cmpedit_t *e = &E->out[E->n++];
     e->pos = pos;
     e->del = del;
     e->resize = resize;
@@ -295,7 +308,7 @@ static int has_pos(const size_t *pos, size_t n, size_t at)
 }
 
 /* Positions of the w-byte pattern pat in the input, at most
- * FZ_I2S_POS_MAX, best first: where the coloured input cin holds the
+ * FZ_CMPEDIT_POS_MAX, best first: where the coloured input cin holds the
  * coloured pattern cpat too (*nconf of them), then the first and the last
  * occurrences.  Returns the count. */
 static size_t find_int(const uint8_t *in, size_t len, const uint8_t *pat, unsigned w,
@@ -303,7 +316,7 @@ static size_t find_int(const uint8_t *in, size_t len, const uint8_t *pat, unsign
 {
     size_t n = 0;
     if (cin && cpat)
-        for (const uint8_t *q = cin; n < FZ_I2S_POS_MAX / 2; q++) {
+        for (const uint8_t *q = cin; n < FZ_CMPEDIT_POS_MAX / 2; q++) {
             q = memmem(q, len - (size_t)(q - cin), cpat, w);
             if (!q)
                 break;
@@ -312,7 +325,7 @@ static size_t find_int(const uint8_t *in, size_t len, const uint8_t *pat, unsign
                 pos[n++] = at;
         }
     *nconf = n;
-    size_t first_end = n + FZ_I2S_POS_MAX / 2, lo = 0;
+    size_t first_end = n + FZ_CMPEDIT_POS_MAX / 2, lo = 0;
     int more = 0; /* the forward scan stopped at its limit, not the end */
     for (const uint8_t *q = in; len >= w;) {
         q = memmem(q, len - (size_t)(q - in), pat, w);
@@ -329,7 +342,7 @@ static size_t find_int(const uint8_t *in, size_t len, const uint8_t *pat, unsign
             pos[n++] = at;
     }
     /* The last ones, going back, down to the forward scan's last find. */
-    for (size_t hi = len - w + 1; more && n < FZ_I2S_POS_MAX && hi > lo;) {
+    for (size_t hi = len - w + 1; more && n < FZ_CMPEDIT_POS_MAX && hi > lo;) {
         const uint8_t *q = memrchr(in + lo, pat[0], hi - lo);
         if (!q)
             break;
@@ -350,7 +363,7 @@ static void int_at(edits_t *E, const uint8_t *in, size_t len, const uint8_t *cin
     encode(p, w, big, pat);
     if (cp)
         encode(*cp, w, big, cpat);
-    size_t pos[FZ_I2S_POS_MAX], nconf;
+    size_t pos[FZ_CMPEDIT_POS_MAX], nconf;
     size_t n = find_int(in, len, pat, w, cp ? cin : NULL, cpat, pos, &nconf);
     for (size_t i = 0; i < n; i++) {
         int conf = i < nconf;
@@ -397,7 +410,7 @@ static void int_ascii(edits_t *E, const uint8_t *in, size_t len, uint64_t p, uin
         size_t pl = fmt_num(pt, p, base, neg, forms[f][1]);
         size_t rl = fmt_num(rt, rep, base, neg, forms[f][1]);
         unsigned found = 0;
-        for (const uint8_t *q = in; found < FZ_I2S_POS_MAX;) {
+        for (const uint8_t *q = in; found < FZ_CMPEDIT_POS_MAX;) {
             q = memmem(q, len - (size_t)(q - in), pt, pl);
             if (!q)
                 break;
@@ -428,7 +441,7 @@ static int len_like(uint64_t v, unsigned s, size_t len, int64_t *d)
     if (s < 2)
         return 0;
     int64_t x = sext((v - (uint64_t)len) & width_mask(s), s);
-    if (x < -FZ_I2S_LEN_SLACK || x > FZ_I2S_LEN_SLACK)
+    if (x < -FZ_CMPEDIT_LEN_SLACK || x > FZ_CMPEDIT_LEN_SLACK)
         return 0;
     *d = x;
     return 1;
@@ -454,7 +467,7 @@ typedef struct {
 /* Longest length a length edit asks for. */
 static size_t grow_limit(size_t len)
 {
-    return len + (len < FZ_I2S_GROW_MAX ? len : FZ_I2S_GROW_MAX) + FZ_I2S_LEN_SLACK;
+    return len + (len < FZ_CMPEDIT_GROW_MAX ? len : FZ_CMPEDIT_GROW_MAX) + FZ_CMPEDIT_LEN_SLACK;
 }
 
 /* The field at pos (w bytes, big-endian if big; x now) gets v, and the
@@ -492,10 +505,10 @@ static void affine_edits(edits_t *E, const int_ctx_t *X, uint64_t p, uint64_t re
     uint64_t m = width_mask(s);
     int64_t d;
     int rep_len = len_like(rep, s, X->full, &d) && X->full == X->len;
-    size_t scan = X->len < FZ_I2S_AFFINE_SCAN ? X->len : FZ_I2S_AFFINE_SCAN;
+    size_t scan = X->len < FZ_CMPEDIT_AFFINE_SCAN ? X->len : FZ_CMPEDIT_AFFINE_SCAN;
     if (have_c && cp == p)
         return; /* the operand did not follow the input */
-    size_t stop = have_c ? E->n + FZ_I2S_AFFINE_EDITS : SIZE_MAX;
+    size_t stop = have_c ? E->n + FZ_CMPEDIT_AFFINE_EDITS : SIZE_MAX;
     if (!have_c && !rep_len)
         return; /* unconfirmed guesses cost too much but for a length check */
     for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
@@ -513,7 +526,7 @@ static void affine_edits(edits_t *E, const int_ctx_t *X, uint64_t p, uint64_t re
                     if (a == 1 && sb >= -1 && sb <= 1)
                         continue; /* a copy, or off by one: int_at's */
                     if (have_c ? ((cp - a * xc) & m) != b
-                               : sb < -FZ_I2S_AFFINE_B || sb > FZ_I2S_AFFINE_B)
+                               : sb < -FZ_CMPEDIT_AFFINE_B || sb > FZ_CMPEDIT_AFFINE_B)
                         continue;
                     int64_t t = sext((rep - b) & m, s);
                     if (t < 0)
@@ -648,7 +661,7 @@ static void int_edits(edits_t *E, const fz_cmp_rec_t *r, const int_ctx_t *X, con
     /* Not a copy of input bytes: a value computed over a range (the few
      * checksum adjustments go before the many guesses below), or a
      * transform of a field. */
-    if (E->n == start && (flags & FZ_I2S_DRIVEN))
+    if (E->n == start && (flags & FZ_CMPEDIT_DRIVEN))
         adjust_edits(E, r, &Y);
     for (int dir = 0; dir < 2; dir++) {
         uint64_t p = le_value(dir ? r->b1 : r->b0, s), rep = le_value(dir ? r->b0 : r->b1, s);
@@ -715,7 +728,7 @@ static void str_edits(edits_t *E, const fz_cmp_rec_t *r, const uint8_t *in, size
         if (!m)
             continue;
         unsigned found = 0;
-        for (size_t pos = first; pos + m <= len && found < FZ_I2S_POS_MAX; pos++) {
+        for (size_t pos = first; pos + m <= len && found < FZ_CMPEDIT_POS_MAX; pos++) {
             if (!same_bytes(in + pos, pat, m, nocase))
                 continue;
             found++;
@@ -729,33 +742,34 @@ static void str_edits(edits_t *E, const fz_cmp_rec_t *r, const uint8_t *in, size
 
 /* Confirmed edits first, otherwise in the order made (as is before
  * byte-swapped, before off by one, before text). */
-static void confirmed_first(fz_i2s_edit_t *e, size_t n)
+static void confirmed_first(fz_cmpedit_t *e, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (!e[i].confirmed)
             continue;
-        fz_i2s_edit_t t = e[i];
+        fz_cmpedit_t t = e[i];
         memmove(e + k + 1, e + k, (i - k) * sizeof *e);
         e[k++] = t;
     }
 }
 
-size_t fz_i2s_edits(const fz_cmp_rec_t *r, const uint8_t *in, size_t len, const fz_cmp_rec_t *colour,
-                    const uint8_t *cin, unsigned flags, fz_i2s_edit_t *out, size_t cap)
+size_t fz_cmpedit_make(const fz_cmp_rec_t *r, const uint8_t *in, size_t len,
+                       const fz_cmp_rec_t *colour, const uint8_t *cin, unsigned flags,
+                       fz_cmpedit_t *out, size_t cap)
 {
     /* Gather more than asked, so confirmed edits found late still make
      * the cut. */
     size_t room = cap * 4;
-    fz_i2s_edit_t *all = malloc(room * sizeof *all);
+    fz_cmpedit_t *all = malloc(room * sizeof *all);
     if (!all)
         return 0;
     edits_t E = {all, 0, room};
     if (colour && (colour->type != r->type || colour->size != r->size))
         colour = NULL;
     size_t full = len;
-    if (len > FZ_I2S_SCAN_MAX)
-        len = FZ_I2S_SCAN_MAX;
+    if (len > FZ_CMPEDIT_SCAN_MAX)
+        len = FZ_CMPEDIT_SCAN_MAX;
     if (r->type == FZ_CMP_INT) {
         int_ctx_t X = {in, colour ? cin : NULL, len, full, r->size,
                        !(r->attr & (FZ_CMP_A_EQ | FZ_CMP_A_SWITCH))};
@@ -769,7 +783,8 @@ size_t fz_i2s_edits(const fz_cmp_rec_t *r, const uint8_t *in, size_t len, const 
     return n;
 }
 
-size_t fz_i2s_apply(const uint8_t *in, size_t len, const fz_i2s_edit_t *e, uint8_t *out, size_t max)
+size_t fz_cmpedit_apply(const uint8_t *in, size_t len, const fz_cmpedit_t *e, uint8_t *out,
+                        size_t max)
 {
     size_t pos = e->pos < len ? e->pos : len;
     size_t del = e->del < len - pos ? e->del : len - pos;
@@ -795,7 +810,8 @@ size_t fz_i2s_apply(const uint8_t *in, size_t len, const fz_i2s_edit_t *e, uint8
 
 /* ---- dictionary tokens ------------------------------------------------ */
 
-size_t fz_i2s_token(const fz_cmp_rec_t *r, int side, const uint8_t *in, size_t len, uint8_t *tok)
+size_t fz_cmpedit_token(const fz_cmp_rec_t *r, int side, const uint8_t *in, size_t len,
+                        uint8_t *tok)
 {
     const uint8_t *b = side ? r->b1 : r->b0;
     size_t n = op_len(r, side);
