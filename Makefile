@@ -21,6 +21,10 @@ CXXFLAGS ?= -O2 -g
 # Flags every C file of fz itself is built with (not the targets fz builds).
 FZ_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Iinclude -I. -MMD -MP
 FZ_CXXFLAGS = $(CXXFLAGS) -Wall -Wextra -Iinclude -I. -MMD -MP
+# What a link rule passes to the compiler: its prerequisites without the
+# headers that -MMD adds to a program built straight from its .c file (a
+# header removed since the last build is a phony target, not a file).
+LINK_IN = $(filter-out %.h,$^)
 
 # `check` is found through pkg-config; evaluated lazily so that `make check`
 # can install it first and then build in a sub-make.

@@ -7,8 +7,9 @@
 #   - ClusterFuzz's libFuzzer engine (src/clusterfuzz/_internal/bot/fuzzers/
 #     libFuzzer/engine.py), unmodified: prepare+fuzz (with its two-step merge
 #     of new units), reproduce (crash, timeout, OOM, leak, with ClusterFuzz's
-#     stack analyzer on the output), minimize_corpus, minimize_testcase,
-#     cleanse.  Packages the engine imports but these jobs never use (Google
+#     stack analyzer on the output; abort and SEGV also in builds without a
+#     sanitizer, where the report is the driver's own), minimize_corpus,
+#     minimize_testcase, cleanse.  Packages the engine imports but these jobs never use (Google
 #     Cloud clients, generated protos, psutil...) are stood in for at import
 #     time by bench/clients/cf_stubs.py; nothing is copied or patched;
 #   - OSS-Fuzz's base-runner scripts, unmodified: run_fuzzer, reproduce,
@@ -72,6 +73,9 @@ build lf "$clang" -fsanitize=address || { cat "$w/lf/build.log"; exit 2; }
 cov="-fprofile-instr-generate -fcoverage-mapping"
 build fzcov fz-clang $cov || { cat "$w/fzcov/build.log"; exit 2; }
 build lfcov "$clang" $cov || { cat "$w/lfcov/build.log"; exit 2; }
+# And without a sanitizer: a crash report is then the driver's own.
+build fzplain fz-clang || { cat "$w/fzplain/build.log"; exit 2; }
+build lfplain "$clang" || { cat "$w/lfplain/build.log"; exit 2; }
 
 # --- inputs: seeds, the planted bug, the triggers.
 mkdir -p "$w/in/seeds"
@@ -88,10 +92,10 @@ seeds = [raw(b'BUX and some text to inflate'), zl(b'hello hello hello hello'),
 for i, s in enumerate(seeds):
     open(os.path.join(d, 'seeds', 'seed%d' % i), 'wb').write(s)
 open(os.path.join(d, 'crash'), 'wb').write(raw(b'BUG' + b'padding-' * 40))
-for k in ('OOM', 'LEAK', 'HANG', 'ABRT'):
+for k in ('OOM', 'LEAK', 'HANG', 'ABRT', 'SEGV'):
     open(os.path.join(d, k.lower()), 'wb').write(b'ZC:' + k.encode() + b'\0\0\0\0')
 PY
-echo "built: $w/fz/zc (fz-clang) and $w/lf/zc (clang libFuzzer), and their coverage builds"
+echo "built: $w/fz/zc (fz-clang) and $w/lf/zc (clang libFuzzer), their coverage builds and builds without a sanitizer (fzplain, lfplain)"
 
 rows=$w/rows
 : >"$rows"
@@ -103,6 +107,10 @@ if [[ " $jobs " == *" cf "* ]]; then
     for b in fz lf; do
         python3 "$root/bench/clients/cf_jobs.py" "$cf/src" "$w/$b/zc" "$w/in" "$w/cf-$b" "$secs" \
             >"$w/cf-$b.out" 2>"$w/cf-$b.log" || echo "cf_jobs.py ($b) failed: see $w/cf-$b.log" >&2
+        # The reproductions of abort and SEGV in the builds without a sanitizer.
+        python3 "$root/bench/clients/cf_jobs.py" "$cf/src" "$w/${b}plain/zc" "$w/in" "$w/cf-${b}plain" \
+            "$secs" plain >>"$w/cf-$b.out" 2>"$w/cf-${b}plain.log" ||
+            echo "cf_jobs.py (${b}plain) failed: see $w/cf-${b}plain.log" >&2
     done
     join -t $'\t' <(sort "$w/cf-fz.out") <(sort "$w/cf-lf.out") | while IFS=$'\t' read -r job a b; do
         row "clusterfuzz $job" "$a" "$b"

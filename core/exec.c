@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/coverage.h"
+#include "core/fsrv-priv.h"
 #include "fz-config.h"
 
 static fz_virgin_kind_t kind_of(fz_run_result_t r)
@@ -27,18 +28,28 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
     fz_fsrv_cfg_t c = *cfg;
     /* Batches need our queue virgin map in the target's reach. */
     c.batch = (flags & FZ_EXEC_VIRGIN) && !(flags & FZ_EXEC_RAW);
-    if (fz_fsrv_start(&x->fs, &c, err, errlen) != 0)
+    x->fs = malloc(sizeof *x->fs);
+    if (!x->fs) {
+        snprintf(err, errlen, "out of memory");
         return -1;
-    x->map_size = x->fs.map_size;
-    x->timeout_ms = x->fs.cfg.timeout_ms;
-    x->blind = x->fs.handshake_version < 0;
+    }
+    if (fz_fsrv_start(x->fs, &c, err, errlen) != 0) {
+        free(x->fs);
+        x->fs = NULL;
+        return -1;
+    }
+    x->map_size = x->fs->map_size;
+    x->timeout_ms = x->fs->cfg.timeout_ms;
+    x->blind = x->fs->handshake_version < 0;
+    x->batch = x->fs->batch;
+    x->seg = x->fs->shm.batch;
     x->raw = (flags & FZ_EXEC_RAW) != 0;
     if (!(flags & FZ_EXEC_VIRGIN) || x->raw)
         return 0;
     for (int k = 0; k < FZ_VIRGIN_KINDS; k++) {
-        if (k == FZ_VIRGIN_QUEUE && x->fs.batch) {
+        if (k == FZ_VIRGIN_QUEUE && x->fs->batch) {
             /* The target judges batch runs against this one: shared. */
-            x->virgin[k] = x->fs.shm.virgin;
+            x->virgin[k] = x->fs->shm.virgin;
             fz_cov_virgin_init(x->virgin[k], x->map_size);
             continue;
         }
@@ -63,53 +74,61 @@ void fz_exec_stop(fz_exec_t *x)
         x->sus[i].len = x->sus[i].cap = 0;
     }
     for (int k = 0; k < FZ_VIRGIN_KINDS; k++) {
-        if (x->virgin[k] != x->fs.shm.virgin)
+        if (!x->fs || x->virgin[k] != x->fs->shm.virgin)
             free(x->virgin[k]);
         x->virgin[k] = NULL;
     }
     x->batch_n = x->batch_used = 0;
-    fz_fsrv_stop(&x->fs);
+    if (x->fs) {
+        fz_fsrv_stop(x->fs);
+        free(x->fs);
+        x->fs = NULL;
+    }
 }
 
 int fz_exec_restart(fz_exec_t *x, char *err, size_t errlen)
 {
     x->batch_n = x->batch_used = 0;
-    return fz_fsrv_restart(&x->fs, err, errlen);
+    int rc = fz_fsrv_restart(x->fs, err, errlen);
+    x->batch = x->fs->batch;
+    return rc;
 }
 
 void fz_exec_set_timeout(fz_exec_t *x, uint32_t timeout_ms)
 {
-    x->timeout_ms = timeout_ms ? timeout_ms : x->fs.cfg.timeout_ms;
+    x->timeout_ms = timeout_ms ? timeout_ms : x->fs->cfg.timeout_ms;
 }
 
-/* Turns the last run's outcome (fs.last_*, the raw map) into rec, whose
+/* Turns the last run's outcome (fs->last_*, the raw map) into rec, whose
  * result and timeout are set: classifies the map and judges it. */
 static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
 {
-    rec->exec_us = x->fs.last_exec_us;
+    rec->exec_us = x->last_exec_us = x->fs->last_exec_us;
+    x->execs = x->fs->total_execs;
     rec->map_size = x->map_size;
+    rec->where = &x->fs->last_site;
     if (rec->result == FZ_RUN_ERROR) {
         rec->exit_code = -1;
-        rec->signal = x->fs.broke_signal; /* the forkserver's death, if the run caused it */
+        rec->signal = x->fs->broke_signal; /* the forkserver's death, if the run caused it */
         return rec->result;
     }
-    rec->signal = x->fs.last_signal;
-    rec->site = x->fs.last_site.hash;
-    rec->cut = x->fs.last_cut;
-    rec->exit_code = x->fs.last_exit_code;
+    rec->signal = x->fs->last_signal;
+    rec->site = x->fs->last_site.hash;
+    rec->cut = x->fs->last_cut;
+    rec->exit_code = x->fs->last_exit_code;
     fz_virgin_kind_t k = kind_of(rec->result);
     if (x->blind) {
         if (x->virgin[k] && rec->result != FZ_RUN_OK && !(x->blind_seen[k] & blind_key(rec)))
             rec->new_bits = FZ_COV_NEW_EDGE;
         return rec->result;
     }
-    rec->map = x->fs.trace_bits;
+    rec->map = x->fs->trace_bits;
     if (x->raw)
         return rec->result;
     if (x->virgin[k])
-        rec->new_bits = fz_cov_classify_judge(x->virgin[k], x->fs.trace_bits, x->map_size);
+        rec->new_bits = fz_cov_classify_judge(x->virgin[k], x->fs->trace_bits, x->map_size);
     else
-        fz_cov_classify(x->fs.trace_bits, x->map_size);
+        fz_cov_classify(x->fs->trace_bits, x->map_size);
     return rec->result;
 }
 
@@ -148,9 +167,9 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
             len = n;
         }
     }
-    if (x->fs.direct)
+    if (x->fs->direct)
         suspect(x, buf, len);
-    rec->result = fz_fsrv_run(&x->fs, buf, len, rec->timeout_ms);
+    rec->result = fz_fsrv_run(x->fs, buf, len, rec->timeout_ms);
     return finish(x, rec);
 }
 
@@ -158,38 +177,39 @@ fz_run_result_t fz_exec_run_polled(fz_exec_t *x, const uint8_t *buf, size_t len,
                                    uint32_t timeout_ms, int (*stop)(void *ctx), void *ctx,
                                    fz_exec_rec_t *rec)
 {
-    x->fs.interrupt = stop;
-    x->fs.interrupt_ctx = ctx;
+    x->fs->interrupt = stop;
+    x->fs->interrupt_ctx = ctx;
     fz_run_result_t r = fz_exec_run(x, buf, len, timeout_ms, rec);
-    x->fs.interrupt = NULL;
-    x->fs.interrupt_ctx = NULL;
+    x->fs->interrupt = NULL;
+    x->fs->interrupt_ctx = NULL;
     return r;
 }
 
 int fz_exec_batch_add_request(fz_exec_t *x, const uint8_t *buf, uint32_t len)
 {
-    if (!x->fs.custom || !x->fs.batch || len > FZ_MAX_INPUT || fz_exec_batch_add(x, buf, len) != 0)
+    if (!x->fs->custom || !x->fs->batch || len > FZ_MAX_INPUT ||
+        fz_exec_batch_add(x, buf, len) != 0)
         return -1;
-    x->fs.shm.batch->len[x->batch_n - 1] |= FZ_BATCH_CUSTOM;
+    x->fs->shm.batch->len[x->batch_n - 1] |= FZ_BATCH_CUSTOM;
     return 0;
 }
 
 const uint8_t *fz_exec_ran_input(const fz_exec_t *x, uint32_t *len)
 {
     uint32_t word;
-    if (x->fs.delivery != FZ_DELIVER_SHM || !x->fs.shm.fuzz)
+    if (x->fs->delivery != FZ_DELIVER_SHM || !x->fs->shm.fuzz)
         return NULL;
-    memcpy(&word, x->fs.shm.fuzz, sizeof word);
+    memcpy(&word, x->fs->shm.fuzz, sizeof word);
     if ((word & FZ_BATCH_CUSTOM) || word > FZ_MAX_INPUT)
         return NULL;
     *len = word;
-    return x->fs.shm.fuzz + FZ_SHM_FUZZ_HDR;
+    return x->fs->shm.fuzz + FZ_SHM_FUZZ_HDR;
 }
 
 int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
 {
-    fz_batch_t *b = x->fs.shm.batch;
-    if (!x->fs.batch)
+    fz_batch_t *b = x->seg;
+    if (!x->batch)
         return -1;
     if (len > FZ_MAX_INPUT)
         len = FZ_MAX_INPUT;
@@ -209,12 +229,12 @@ int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
 
 int fz_exec_batch_is_request(const fz_exec_t *x, uint32_t i)
 {
-    return (x->fs.shm.batch->len[i] & FZ_BATCH_CUSTOM) != 0;
+    return (x->fs->shm.batch->len[i] & FZ_BATCH_CUSTOM) != 0;
 }
 
 const uint8_t *fz_exec_batch_input(const fz_exec_t *x, uint32_t i, uint32_t *len)
 {
-    const fz_batch_t *b = x->fs.shm.batch;
+    const fz_batch_t *b = x->fs->shm.batch;
     *len = b->len[i] & ~FZ_BATCH_CUSTOM;
     return b->data + b->off[i];
 }
@@ -229,7 +249,7 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
 {
     memset(rec, 0, sizeof(*rec));
     rec->timeout_ms = x->timeout_ms;
-    rec->result = fz_fsrv_run_batch(&x->fs, from, n, rec->timeout_ms, at);
+    rec->result = fz_fsrv_run_batch(x->fs, from, n, rec->timeout_ms, at);
     /* The runs it made, from .. *at (after the fact: the batch segment
      * keeps them until the next batch). */
     uint32_t first = *at - from >= FZ_EXEC_SUSPECTS ? *at - FZ_EXEC_SUSPECTS + 1 : from;
@@ -245,25 +265,29 @@ const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t le
                                    uint32_t *out_len)
 {
     *out_len = len;
-    if (!x->fs.direct)
+    if (!x->fs->direct)
         return buf;
     char err[512];
-    x->fs.cfg.no_direct = 1;
-    if (fz_fsrv_restart(&x->fs, err, sizeof err))
+    x->fs->cfg.no_direct = 1;
+    int rc = fz_fsrv_restart(x->fs, err, sizeof err);
+    x->batch = x->fs->batch; /* none without direct mode */
+    if (rc)
         return buf;
     for (uint32_t k = 0; k < FZ_EXEC_SUSPECTS; k++) {
         const struct fz_exec_suspect *s = &x->sus[(x->sus_next + k) % FZ_EXEC_SUSPECTS];
         if (!s->buf)
             continue;
-        if (fz_fsrv_run(&x->fs, s->buf, s->len, x->timeout_ms) != FZ_RUN_ERROR)
+        if (fz_fsrv_run(x->fs, s->buf, s->len, x->timeout_ms) != FZ_RUN_ERROR)
             continue;
-        if (x->fs.broke_signal) {
+        if (x->fs->broke_signal) {
             *out_len = s->len;
+            x->execs = x->fs->total_execs;
             return s->buf;
         }
-        if (fz_fsrv_restart(&x->fs, err, sizeof err))
+        if (fz_fsrv_restart(x->fs, err, sizeof err))
             break;
     }
+    x->execs = x->fs->total_execs;
     return buf;
 }
 
@@ -292,4 +316,44 @@ size_t fz_exec_edges_found(const fz_exec_t *x)
 {
     return x->virgin[FZ_VIRGIN_QUEUE] ? fz_cov_count_found(x->virgin[FZ_VIRGIN_QUEUE], x->map_size)
                                       : 0;
+}
+
+const char *fz_exec_errmsg(const fz_exec_t *x)
+{
+    static const char none[FZ_FSRV_ERRLEN] = "the target was not started";
+    return x->fs ? x->fs->errmsg : none;
+}
+
+/* AFL++'s names for how the target runs (fuzzer_stats target_mode). */
+static const char *target_mode(const fz_fsrv_t *fs)
+{
+    if (fs->handshake_version < 0)
+        return "blind";
+    if (fs->persistent)
+        return fs->delivery == FZ_DELIVER_SHM ? "shmem_testcase persistent" : "persistent";
+    if (fs->deferred)
+        return "deferred";
+    return fs->delivery == FZ_DELIVER_SHM ? "shmem_testcase default" : "default";
+}
+
+fz_exec_info_t fz_exec_info(const fz_exec_t *x)
+{
+    const fz_fsrv_t *fs = x->fs;
+    if (!fs)
+        return (fz_exec_info_t){.protocol = "none", .mode = "none", .bound_cpu = -1};
+    fz_exec_info_t i = {
+        .protocol = fs->handshake_version < 0    ? "blind"
+                    : fs->handshake_version == 0 ? "legacy"
+                    : fs->direct                 ? "v1 direct"
+                                                 : "v1",
+        .mode = target_mode(fs),
+        .bound_cpu = fs->bound_cpu,
+        .cmplog = fs->cmplog,
+        .custom = fs->custom,
+        .execs = fs->total_execs,
+        .forks = fs->total_forks,
+        .handovers = fs->total_handovers,
+        .diag = fs->shm.diag,
+    };
+    return i;
 }

@@ -25,6 +25,22 @@
 
 #include "core/fsrv.h"
 
+/* What the target negotiated at its start and what it has run since:
+ * fz_exec_info.  Everything a caller reads about the forkserver is here,
+ * in a run's record or behind fz_exec_execs / fz_exec_last_us. */
+typedef struct fz_exec_info {
+    const char *protocol;  /* "blind", "legacy", "v1" or "v1 direct" */
+    const char *mode;      /* AFL++'s target_mode: "default", "persistent", ... */
+    int bound_cpu;         /* the CPU fz and the target are bound to, -1 none */
+    int cmplog;            /* the target fills the comparison log (core/cmplog.h) */
+    uint32_t custom;       /* its harness has its own mutator: FZ_FS_NEW_OPT_FZ_CUSTOM /
+                              _XOVER (include/fz-protocol.h, "Harness-side mutation") */
+    uint64_t execs;        /* runs since start (batch runs included) */
+    uint64_t forks;        /* new children: execs / forks = persistent reuse */
+    uint64_t handovers;    /* requests: execs / handovers = runs per batch */
+    const fz_diag_t *diag; /* the runtime's report page (fz-protocol.h), NULL none */
+} fz_exec_info_t;
+
 /* Which virgin map a record is judged against: its result's. */
 typedef enum {
     FZ_VIRGIN_QUEUE, /* runs that exited: a new bit makes a queue entry */
@@ -47,7 +63,7 @@ typedef struct fz_exec_rec {
     fz_run_result_t result; /* ok / crash / hang / error (fsrv errmsg says why) */
     int signal;             /* the signal that killed it, 0 if none; for an error, the
                                signal that killed the forkserver while it ran this input
-                               (the input made the target kill it: fs.broke_signal) */
+                               (the input made the target kill it) */
     int exit_code;          /* its exit code, -1 if it did not exit */
     uint64_t exec_us;       /* wall time of the run (never used for decisions under -s) */
     uint32_t timeout_ms;    /* the timeout it ran under */
@@ -65,16 +81,19 @@ typedef struct fz_exec_rec {
     /* Where a crash happened (a hash of the faulting address and a few
      * return addresses, include/fz-protocol.h "Crash sites"), 0 when
      * unknown (not a crash, no fz runtime, the program's own handler).
-     * The frames behind it are in fs.last_site until the next run. */
+     * where holds it with the frames behind it (hash 0 when unknown),
+     * valid until the next run like map. */
     uint64_t site;
+    const fz_site_t *where;
     int cut; /* fz_exec_run_polled: stop said stop before the run ended (result HANG) */
 } fz_exec_rec_t;
 
 typedef struct fz_exec {
-    fz_fsrv_t fs;
+    fz_fsrv_t *fs;       /* the forkserver client (core/fsrv-priv.h: core/ only) */
     uint32_t map_size;   /* bytes of the map the target uses */
     uint32_t timeout_ms; /* the per-run timeout in force: the only copy */
     int blind;           /* no coverage (fs blind mode) */
+    int batch;           /* the target takes batches (fz_exec_batch_add) */
     int raw;             /* FZ_EXEC_RAW */
     uint8_t *virgin[FZ_VIRGIN_KINDS]; /* 0xff = unseen; NULL without FZ_EXEC_VIRGIN */
     uint64_t blind_seen[FZ_VIRGIN_KINDS]; /* blind mode: bit per signal (hang: bit 0) seen */
@@ -87,6 +106,7 @@ typedef struct fz_exec {
     /* Batches: the inputs waiting in the target's batch segment. */
     uint32_t batch_n;    /* inputs in it */
     uint32_t batch_used; /* bytes of batch->data in use */
+    fz_batch_t *seg;     /* the batch segment (include/fz-protocol.h), NULL without batches */
     /* Direct mode: the inputs of the last FZ_EXEC_SUSPECTS runs (a ring),
      * the suspects of fz_exec_find_killer. */
     struct fz_exec_suspect {
@@ -94,6 +114,10 @@ typedef struct fz_exec {
         uint32_t len, cap;
     } sus[FZ_EXEC_SUSPECTS];
     uint32_t sus_next; /* the slot the next run's input goes to */
+    /* The client's counters as the last run left them (they stay after
+     * fz_exec_stop): fz_exec_execs, fz_exec_last_us. */
+    uint64_t execs;
+    uint64_t last_exec_us;
 } fz_exec_t;
 
 /* Starts the target (fz_fsrv_start) with cfg->timeout_ms as the timeout in
@@ -125,13 +149,13 @@ fz_run_result_t fz_exec_run_polled(fz_exec_t *x, const uint8_t *buf, size_t len,
                                    uint32_t timeout_ms, int (*stop)(void *ctx), void *ctx,
                                    fz_exec_rec_t *rec);
 
-/* Batches, for a target that takes them (fs.batch; core/fsrv.h,
+/* Batches, for a target that takes them (x->batch; core/fsrv-priv.h,
  * fz_fsrv_run_batch).  A stage queues its candidates with
  * fz_exec_batch_add and runs them with fz_exec_run_batch, which gives the
  * same record as running them one by one with fz_exec_run and stopping at
  * the first that is not an exit with nothing new: the target runs them
  * back to back and judges them itself.  The caller sees only the run that
- * stopped the batch; the runs before it are counted (fs.total_execs) and
+ * stopped the batch; the runs before it are counted (fz_exec_execs) and
  * need nothing done.  A target that takes no batches gets fz_exec_run.
  *
  * fz_exec_batch_add queues len bytes (len <= FZ_MAX_INPUT) and returns 0,
@@ -139,7 +163,7 @@ fz_run_result_t fz_exec_run_polled(fz_exec_t *x, const uint8_t *buf, size_t len,
  * or the target takes no batches: run it and clear it first. */
 int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len);
 
-/* A request for the harness's own mutator (fs.custom set; include/
+/* A request for the harness's own mutator (fz_exec_info custom set; include/
  * fz-protocol.h, "Harness-side mutation"): queued like an input, but the
  * target builds the input it runs from it.  Returns 0, or -1 as
  * fz_exec_batch_add (and when the target takes no requests). */
@@ -192,10 +216,22 @@ void fz_exec_mark_seen(fz_exec_t *x, fz_virgin_kind_t kind, const uint8_t *map);
 /* Edges the queue virgin map has seen (0 without FZ_EXEC_VIRGIN). */
 size_t fz_exec_edges_found(const fz_exec_t *x);
 
-/* Why the last FZ_RUN_ERROR happened. */
-static inline const char *fz_exec_errmsg(const fz_exec_t *x)
+/* Why the last FZ_RUN_ERROR happened (at most FZ_FSRV_ERRLEN bytes). */
+const char *fz_exec_errmsg(const fz_exec_t *x);
+
+/* The target's protocol, capabilities and counters (fz_exec_info_t). */
+fz_exec_info_t fz_exec_info(const fz_exec_t *x);
+
+/* Runs since start (fz_exec_info's execs), for callers that ask per run. */
+static inline uint64_t fz_exec_execs(const fz_exec_t *x)
 {
-    return x->fs.errmsg;
+    return x->execs;
+}
+
+/* The wall time of the last run, microseconds. */
+static inline uint64_t fz_exec_last_us(const fz_exec_t *x)
+{
+    return x->last_exec_us;
 }
 
 #endif

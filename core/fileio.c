@@ -134,10 +134,12 @@ static int write_in_place(const char *path, const uint8_t *p, size_t len)
     return close(fd);
 }
 
-int fz_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, mode_t mode)
+/* Writes buf to tmp in dirfd, made anew (O_EXCL, never through a link
+ * planted at that name; a stale one of a killed run is removed first), and
+ * renames it over name.  Returns 0, or -1 with errno set and no tmp left. */
+static int write_renamed(int dirfd, const char *tmp, const char *name, const void *buf, size_t len,
+                         mode_t mode)
 {
-    char tmp[32];
-    snprintf(tmp, sizeof tmp, ".fz-tmp.%d", (int)getpid());
     int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
     int fd = openat(dirfd, tmp, flags, mode);
     if (fd < 0 && errno == EEXIST && unlinkat(dirfd, tmp, 0) == 0)
@@ -158,6 +160,13 @@ fail:;
     unlinkat(dirfd, tmp, 0);
     errno = e;
     return -1;
+}
+
+int fz_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, mode_t mode)
+{
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, ".fz-tmp.%d", (int)getpid());
+    return write_renamed(dirfd, tmp, name, buf, len, mode);
 }
 
 int fz_file_out_check(const char *path, const char *in, int overwrite, char *err, size_t n)
@@ -204,27 +213,9 @@ int fz_file_write_atomic(const char *path, const void *buf, size_t len, mode_t m
     char *tmp = fz_file_tmp_name(path);
     if (!tmp)
         return -1;
-    /* Never through a link planted at the temp name: made anew, or not. */
-    int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-    int fd = open(tmp, flags, mode);
-    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
-        fd = open(tmp, flags, mode);
-    if (fd < 0)
-        goto fail;
-    if (write_all(fd, buf, len)) {
-        int e = errno;
-        close(fd);
-        errno = e;
-        goto fail;
-    }
-    if (close(fd) || rename(tmp, path))
-        goto fail;
-    free(tmp);
-    return 0;
-fail:;
+    int r = write_renamed(AT_FDCWD, tmp, path, buf, len, mode);
     int e = errno;
-    unlink(tmp);
     free(tmp);
     errno = e;
-    return -1;
+    return r;
 }

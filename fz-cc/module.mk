@@ -7,11 +7,11 @@ UNIT_TESTS += $(OBJ)/tests/check_fzcc
 
 $(BIN)/fz-cc: $(OBJ)/fz-cc/main.o $(OBJ)/fz-cc/args.o $(OBJ)/fz-cc/fallback.o
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) -o $@ $^
+	$(CC) $(FZ_CFLAGS) -o $@ $(LINK_IN)
 
 $(FZCC_NAMES): $(BIN)/fz-cc
 	ln -sf fz-cc $@
 
 $(OBJ)/tests/check_fzcc: tests/check_fzcc.c $(OBJ)/fz-cc/args.o $(OBJ)/fz-cc/fallback.o
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS)

@@ -14,6 +14,7 @@
 #include "fz-fuzz/fuzz.h"
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/run.h"
+#include "fz-fuzz/state.h"
 #include "fz-fuzz/status.h"
 #include "fz-log.h"
 
@@ -74,17 +75,16 @@ static uint32_t list_edges(fz_state_t *st)
 }
 
 void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
-                  fz_calib_t *out)
+                  const char *doing, fz_calib_t *out)
 {
     fz_exec_t *x = &st->exec;
-    uint64_t before = x->fs.total_execs;
+    uint64_t before = fz_exec_execs(x);
     memset(out, 0, sizeof(*out));
     uint64_t sum = 0;
     int runs = 0;
     for (int i = 0; i < FZ_CALIB_RUNS; i++) {
         fz_exec_rec_t rec;
-        fz_run_result_t r = o ? fz_run_again(st, buf, len, 0, &rec, o, "calibration")
-                              : fz_exec_run(x, buf, len, 0, &rec);
+        fz_run_result_t r = fz_run_again(st, buf, len, 0, &rec, o, doing);
         if (i == 0)
             out->result = r;
         if (r != FZ_RUN_OK) {
@@ -116,7 +116,7 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ori
         if (out->max_us > st->stats.slowest_exec_us)
             st->stats.slowest_exec_us = out->max_us;
     }
-    st->stats.calib_execs += x->fs.total_execs - before;
+    st->stats.calib_execs += fz_exec_execs(x) - before;
 }
 
 /* Adds a calibrated seed to the queue under its AFL-style seed name (or its
@@ -174,40 +174,10 @@ static uint32_t default_timeout(uint64_t slowest_us)
     return (uint32_t)ms;
 }
 
-/* The maximum input length: -l, or the largest seed but at least
- * FZ_MAXLEN_MIN.  Under -l, seeds over it are skipped by the caller; if
- * that leaves none, -l is below the smallest seed and nothing can run. */
-static void choose_max_len(fz_state_t *st, const fz_files_t *seeds)
-{
-    fz_len_ctl_t *l = &st->len;
-    uint32_t largest = 0, smallest = UINT32_MAX;
-    const char *small_name = "?";
-    for (uint32_t i = 0; i < seeds->n; i++) {
-        largest = seeds->f[i].len > largest ? seeds->f[i].len : largest;
-        if (seeds->f[i].len < smallest) {
-            smallest = seeds->f[i].len;
-            small_name = seeds->f[i].name;
-        }
-    }
-    l->fixed = st->cfg.max_len != 0;
-    if (l->fixed) {
-        l->max = st->cfg.max_len;
-        if (seeds->n && smallest > l->max)
-            fz_die("-l %u is below the smallest %s ('%s', %u bytes): every one would be skipped; "
-                   "raise -l to at least %u or shrink the inputs (fz-tmin)",
-                   l->max, st->out.resumed ? "queue entry" : "seed", small_name, smallest,
-                   smallest);
-        return;
-    }
-    l->max = largest > FZ_MAXLEN_MIN ? largest : FZ_MAXLEN_MIN;
-    if (l->max > FZ_MAX_INPUT)
-        l->max = FZ_MAX_INPUT;
-    l->cap = l->max > FZ_MAXLEN_AUTO_MAX ? l->max : FZ_MAXLEN_AUTO_MAX;
-}
-
 int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
 {
-    choose_max_len(st, seeds);
+    fz_maxlen_start(&st->len, st->cfg.max_len, seeds,
+                    st->out.resumed ? "queue entry" : "seed");
     uint64_t slowest = 0;
     uint32_t crashed = 0;
     const char *first_crash = NULL;
@@ -223,28 +193,22 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
             break;
         }
         const fz_file_t *f = &seeds->f[i];
-        if (f->len > st->len.max) {
+        if (!fz_maxlen_fits(&st->len, f->len)) {
             fz_warn("%s '%s' is %u bytes, over the maximum length %u (-l); skipping it",
-                    st->out.resumed ? "queue entry" : "seed", f->name, f->len, st->len.max);
+                    st->out.resumed ? "queue entry" : "seed", f->name, f->len,
+                    fz_maxlen_now(&st->len));
             continue;
         }
         fz_calib_t c;
-        int killed = 0;
-        fz_calibrate(st, f->data, f->len, NULL, &c);
-        if (c.result == FZ_RUN_ERROR) {
-            char doing[320];
-            snprintf(doing, sizeof doing, "the check of %s '%s'",
-                     st->out.resumed ? "queue entry" : "seed", f->name);
-            if (!c.signal)
-                fz_run_broke(st, f->data, f->len, 0, NULL, doing);
-            /* It made the target kill its forkserver: a crashing seed,
-             * skipped like the others, with a new forkserver. */
-            char err[512];
-            if (fz_exec_restart(&st->exec, err, sizeof err))
-                fz_die("%s", err);
+        char doing[320];
+        snprintf(doing, sizeof doing, "the check of %s '%s'",
+                 st->out.resumed ? "queue entry" : "seed", f->name);
+        fz_calibrate(st, f->data, f->len, NULL, doing, &c);
+        /* FZ_RUN_ERROR: it made the target kill its forkserver (run.h): a
+         * crashing seed, skipped like the others; a new forkserver runs. */
+        int killed = c.result == FZ_RUN_ERROR;
+        if (killed)
             c.result = FZ_RUN_CRASH;
-            killed = 1;
-        }
         if (*st->stop)
             return -1; /* the result of an interrupted run means nothing */
         if (c.result == FZ_RUN_HANG)

@@ -8,8 +8,11 @@
 
 #include <stdint.h>
 
+#include "core/exec.h"
 #include "fz-fuzz/names.h"
-#include "fz-fuzz/state.h"
+#include "fz-fuzz/outdir.h"
+
+struct fz_state;
 
 /* Runs per calibration.  AFL uses 8; 4 already catches most variable edges
  * (a slot that changes at all usually changes within a few runs) at half
@@ -41,13 +44,15 @@ typedef struct fz_calib {
 /* Run buf FZ_CALIB_RUNS times (once if the first run crashes or hangs,
  * fewer on a stop signal or when -V is up).  Leaves the first run's
  * classified map in st->calib.first and its slot list in st->calib.edges,
- * and marks changing slots in st->calib.var_map.  o: where a new find came
- * from; a run of it that loses the target ends the campaign with buf
- * saved as a crash (fz-fuzz/run.h).  NULL for a seed (or a resumed queue
- * entry), which is kept already: then such a run gives result
- * FZ_RUN_ERROR, with the signal that killed the forkserver. */
-void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
-                  fz_calib_t *out);
+ * and marks changing slots in st->calib.var_map.  Every run goes through
+ * fz_run_again (run.h) with o and doing ("calibration"): o is where a new
+ * find came from, and a run of it that loses the target ends the campaign
+ * with buf saved as a crash.  NULL for a seed (or a resumed queue entry),
+ * which is kept already: a run of it that made the target kill its
+ * forkserver gives result FZ_RUN_ERROR, with that signal, and a new
+ * forkserver. */
+void fz_calibrate(struct fz_state *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
+                  const char *doing, fz_calib_t *out);
 
 /* Roughly how many edges a run executed: each slot's bucket floor summed
  * over a classified map.  A clock-free stand-in for the run time. */
@@ -59,17 +64,17 @@ uint64_t fz_calib_work(const uint8_t *map, uint32_t size);
  * 0, or -1 when a stop signal arrived first.  Nothing is written to the
  * output directory, so a seed error leaves no half-started campaign that
  * a rerun with the same -o would have to resume. */
-int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds);
+int fz_calibrate_seeds(struct fz_state *st, const fz_files_t *seeds);
 
 /* Save the calibrated seeds into queue/ (not when resuming: they are
  * already there).  Called once fz_calibrate_seeds has succeeded.  All or
  * nothing: when a write fails (a full disk) the seeds written so far are
  * removed again, so no campaign with part of the seeds is left for a
  * resume to continue without the rest.  Returns 0 or -errno. */
-int fz_calibrate_save_seeds(fz_state_t *st);
+int fz_calibrate_save_seeds(struct fz_state *st);
 
 /* Removes the seeds' queue files (rolling back a start that failed after
  * fz_calibrate_save_seeds). */
-void fz_calibrate_unsave_seeds(fz_state_t *st);
+void fz_calibrate_unsave_seeds(struct fz_state *st);
 
 #endif

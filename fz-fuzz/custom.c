@@ -41,7 +41,7 @@
 #include "core/opts.h"
 #include "fz-config.h"
 #include "fz-fuzz/calibrate.h"
-#include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/run.h"
 #include "fz-fuzz/jobs.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
@@ -262,14 +262,14 @@ void fz_custom_stage(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     struct fz_custom *c = st->custom;
     if (!c)
         return;
-    size_t max = st->len.fixed ? st->len.max : FZ_MAX_INPUT;
-    for (int i = 0; i < c->n && !fz_fuzz_should_stop(st); i++) {
+    size_t max = fz_maxlen_custom(&st->len);
+    for (int i = 0; i < c->n && !fz_run_should_stop(st); i++) {
         fz_custom_lib_t *l = &c->lib[i];
         if (!l->fuzz)
             continue;
         uint32_t rounds = l->fuzz_count ? l->fuzz_count(l->data, e->data, e->len)
                                         : fz_queue_energy(&st->queue, e);
-        for (uint32_t r = 0; r < rounds && !fz_fuzz_should_stop(st) && !fz_jobs_pending(st); r++) {
+        for (uint32_t r = 0; r < rounds && !fz_run_should_stop(st) && !fz_jobs_pending(st); r++) {
             const fz_entry_t *p = NULL;
             if (!l->splice_optout && st->queue.n > 1) {
                 uint32_t other = fz_rng_below(&st->rng, st->queue.n - 1);
@@ -286,15 +286,15 @@ void fz_custom_stage(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
             if (l->describe) {
                 /* The name comes from the mutation just made: run it now,
                  * not in a batch after the next one. */
-                fz_fuzz_flush(st);
+                fz_run_flush(st);
                 o.op = op_name(c, l);
                 if (!fz_custom_post_refuses(st, out, n))
-                    fz_fuzz_run_one(st, out, (uint32_t)n, &o);
+                    fz_run_one(st, out, (uint32_t)n, &o);
                 continue;
             }
-            fz_fuzz_push(st, out, (uint32_t)n, &o);
+            fz_run_push(st, out, (uint32_t)n, &o);
         }
-        fz_fuzz_flush(st);
+        fz_run_flush(st);
     }
 }
 
@@ -343,10 +343,10 @@ int fz_custom_trim(fz_state_t *st, fz_entry_t *e)
         return 0;
     fz_exec_t *x = &st->exec;
     fz_exec_rec_t rec;
-    fz_run_result_t r = fz_exec_run(x, e->data, e->len, 0, &rec);
+    /* A run that loses the target saves its input as a crash (run.h). */
+    fz_origin_t o = {.op = "trim", .src = e->id};
+    fz_run_result_t r = fz_run_again(st, e->data, e->len, 0, &rec, &o, "trimming");
     st->stats.min_execs++;
-    if (r == FZ_RUN_ERROR)
-        fz_die("the target stopped answering while trimming an input: %s", fz_exec_errmsg(x));
     if (r != FZ_RUN_OK)
         return 1;
     uint8_t *want = malloc(x->map_size);
@@ -358,17 +358,14 @@ int fz_custom_trim(fz_state_t *st, fz_entry_t *e)
     int steps = l->init_trim(l->data, c->work, cur);
     uint64_t work = e->work;
     for (int idx = 0, runs = 0; idx < steps && runs < FZ_CUSTOM_TRIM_MAX_EXECS &&
-                                !fz_fuzz_should_stop(st);
+                                !fz_run_should_stop(st);
          runs++) {
         unsigned char *out = NULL;
         size_t n = l->trim(l->data, &out);
         int ok = 0;
         if (out && n && n <= FZ_MAX_INPUT) {
-            r = fz_exec_run(x, out, n, 0, &rec);
+            r = fz_run_again(st, out, (uint32_t)n, 0, &rec, &o, "trimming");
             st->stats.min_execs++;
-            if (r == FZ_RUN_ERROR)
-                fz_die("the target stopped answering while trimming an input: %s",
-                       fz_exec_errmsg(x));
             ok = same_map(st, want, &rec);
             if (ok) {
                 memmove(c->work, out, n);

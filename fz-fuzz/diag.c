@@ -130,23 +130,24 @@ void fz_diag_message(uint32_t bit, uint32_t flags, uint32_t sigs, const char *ex
     }
 }
 
-static double execs_per_fork(const fz_fsrv_t *fs)
+static double execs_per_fork(const fz_exec_info_t *i)
 {
-    return fs->total_forks ? (double)fs->total_execs / fs->total_forks : 1.0;
+    return i->forks ? (double)i->execs / i->forks : 1.0;
 }
 
 static void warn_one(const fz_state_t *st, uint32_t bit)
 {
     const fz_diag_seen_t *d = &st->diag;
     char msg[512];
-    fz_diag_message(bit, d->flags, d->sigs, d->exec_name, execs_per_fork(&st->exec.fs), msg,
+    fz_exec_info_t info = fz_exec_info(&st->exec);
+    fz_diag_message(bit, d->flags, d->sigs, d->exec_name, execs_per_fork(&info), msg,
                     sizeof msg);
     fz_warn("%s", msg);
 }
 
 void fz_diag_poll(fz_state_t *st)
 {
-    const fz_diag_t *page = st->exec.fs.shm.diag;
+    const fz_diag_t *page = fz_exec_info(&st->exec).diag;
     if (!page)
         return;
     uint32_t flags = page->flags, sigs = page->handler_sigs;
@@ -199,7 +200,7 @@ void fz_diag_libs_message(uint32_t n, const char *list, char *buf, size_t len)
 
 void fz_diag_modules(fz_state_t *st)
 {
-    const fz_diag_t *page = st->exec.fs.shm.diag;
+    const fz_diag_t *page = fz_exec_info(&st->exec).diag;
     fz_diag_seen_t *d = &st->diag;
     if (!page || !page->mods_instr)
         return; /* not an fz-cc target (afl-cc, blind): nothing was reported */

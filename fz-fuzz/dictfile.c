@@ -6,66 +6,22 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-                                                      ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
-/* Reads all of path (at most max bytes) into a malloc'ed buffer. */
-static char *read_all(const char *path, size_t max, size_t *len, int *error)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *error = errno;
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap || n > max)
-            break;
-        char *grown = realloc(buf, cap * 2);
-        if (!grown) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = grown;
-        cap *= 2;
-    }
-    *error = !buf ? ENOMEM : ferror(f) ? EIO : n > max ? EFBIG : 0;
-    fclose(f);
-    if (*error) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
+#include "core/fileio.h"
 
 static int load_file(fz_dict_t *d, const char *path, long level, char *err, size_t errlen)
 {
     size_t len = 0;
-    int e = 0;
-    char *text = read_all(path, FZ_DICTFILE_MAX_BYTES, &len, &e);
+    uint8_t *text = fz_file_read(path, FZ_DICTFILE_MAX_BYTES, 0, &len);
     if (!text)
-        return fail(err, errlen, "cannot read dictionary '%s': %s; check the -x path", path,
-                    e == EFBIG ? "larger than 16 MiB, not a dictionary" : strerror(e));
-    int rc = fz_dict_parse(d, text, len, path, level, err, errlen);
+        return fz_dict_error(
+            err, errlen, "cannot read dictionary '%s': %s; check the -x path", path,
+            errno == EFBIG ? "larger than 16 MiB, not a dictionary" : strerror(errno));
+    int rc = fz_dict_parse(d, (const char *)text, len, path, level, err, errlen);
     free(text);
     return rc;
 }
@@ -75,8 +31,8 @@ static int load_dir(fz_dict_t *d, const char *path, char *err, size_t errlen)
 {
     DIR *dir = opendir(path);
     if (!dir)
-        return fail(err, errlen, "cannot read dictionary directory '%s': %s", path,
-                    strerror(errno));
+        return fz_dict_error(err, errlen, "cannot read dictionary directory '%s': %s", path,
+                             strerror(errno));
     int added = 0, rc = 0;
     struct dirent *e;
     char file[4096 + 512];
@@ -87,19 +43,18 @@ static int load_dir(fz_dict_t *d, const char *path, char *err, size_t errlen)
             !S_ISREG(st.st_mode) || st.st_size == 0)
             continue;
         if (st.st_size > FZ_DICT_TOKEN_MAX) {
-            rc = fail(err, errlen, "%s: token file is %lld bytes, longer than %d; shorten it", file,
-                      (long long)st.st_size, FZ_DICT_TOKEN_MAX);
+            rc = fz_dict_error(err, errlen,
+                               "%s: token file is %lld bytes, longer than %d; shorten it", file,
+                               (long long)st.st_size, FZ_DICT_TOKEN_MAX);
             break;
         }
-        uint8_t tok[FZ_DICT_TOKEN_MAX];
-        FILE *f = fopen(file, "rb");
-        size_t n = f ? fread(tok, 1, sizeof(tok), f) : 0;
-        if (f)
-            fclose(f);
-        if (!f || n != (size_t)st.st_size)
-            rc = fail(err, errlen, "cannot read dictionary token '%s'", file);
+        size_t n = 0;
+        uint8_t *tok = fz_file_read(file, FZ_DICT_TOKEN_MAX, 0, &n);
+        if (!tok)
+            rc = fz_dict_error(err, errlen, "cannot read dictionary token '%s'", file);
         else if (fz_dict_add(d, tok, n) == 1)
             added++;
+        free(tok);
     }
     closedir(dir);
     return rc < 0 ? -1 : added;
@@ -110,7 +65,7 @@ int fz_dictfile_load(fz_dict_t *d, const char *path, char *err, size_t errlen)
     char name[4096];
     long level = 0;
     if (snprintf(name, sizeof(name), "%s", path) >= (int)sizeof(name))
-        return fail(err, errlen, "dictionary path is too long: %.64s...", path);
+        return fz_dict_error(err, errlen, "dictionary path is too long: %.64s...", path);
     /* "file@N" sets the level, as with afl-fuzz -x; a file whose real name
      * ends in @digits is still found, since the suffix is only stripped
      * when the full name does not exist. */

@@ -1,34 +1,17 @@
 /*
- * fuzz.h - the fuzz loop: pick an entry, run its stages (a table), judge
- * each candidate through one shared helper, save what is interesting.
+ * fuzz.h - the fuzz loop: pick an entry, run its stages (a table); each
+ * candidate goes to run.h's fz_run_push / fz_run_one, which run, judge and
+ * save it.
  */
 #ifndef FZ_FUZZ_FUZZ_H
 #define FZ_FUZZ_FUZZ_H
 
 #include <stdint.h>
 
-#include "fz-fuzz/names.h"
-#include "fz-fuzz/state.h"
+struct fz_state;
 
 /* Havoc candidates per turn: fz_queue_energy (queue.h), the power
  * schedule, from FZ_ENERGY_BASE = 256. */
-
-/* The maximum input length without -l: the largest seed, but at least
- * FZ_MAXLEN_MIN (libFuzzer's rule; 4 KiB leaves room for a chunk or two
- * beyond a small seed).  It grows by half when FZ_MAXLEN_STALL_EXECS runs
- * pass without a find, then after four times as many, sixteen times as
- * many, and so on, never past FZ_MAXLEN_AUTO_MAX (or the largest seed):
- * a target that needs longer inputs gets them once short ones are
- * exhausted, and one that does not is never fed big ones.  Counted in runs
- * (so -s reproduces it), and growing waits because a fast target makes 100,000
- * runs in a tenth of a second: with a fixed wait, a persistent zlib
- * harness at a million runs a second grew its limit 11 times in a minute,
- * to 354 KB, its entries to 316 KB and its speed fell eightfold; on
- * inflate, unbounded growth once made 1 MB entries.  -l sets any limit up
- * to FZ_MAX_INPUT. */
-#define FZ_MAXLEN_MIN 4096
-#define FZ_MAXLEN_AUTO_MAX (64u << 10)
-#define FZ_MAXLEN_STALL_EXECS 100000
 
 /* Without -D / -d the deterministic stages run on an entry's first turn
  * only while they have used at most 1/FZ_DET_SHARE of all runs so far (the
@@ -69,15 +52,6 @@
  * early rather than stall the loop). */
 #define FZ_TRIM_MAX_EXECS 256
 
-/* Batches (core/exec.h): a target that takes them gets up to FZ_BATCH_RUNS
- * candidates (FZ_BATCH_BYTES of them at most) per hand-over, as many as
- * run in about FZ_BATCH_TARGET_US by the last batch's pace, so -V, the
- * screen and -j's imports never wait long.  Which runs are made does not
- * depend on it (fuzz.c, flush_batch). */
-#define FZ_BATCH_RUNS 256
-#define FZ_BATCH_BYTES (256u << 10)
-#define FZ_BATCH_TARGET_US 2000
-
 /* Seeds shorter than this are not trimmed: a short seed's bytes are likely
  * structure the user put there (a version or length field that is wrong
  * today) that a later mutation builds on; trimming the demo's 8-byte seed
@@ -87,44 +61,7 @@
  * runs where havoc alone needs 2-4 times that. */
 #define FZ_TRIM_MIN_BYTES 64
 
-/* A candidate for the batched stages (the target runs it now, or later
- * in a batch; fz_fuzz_flush runs what waits), and a request for the
- * harness's own mutator (lfmut.h), always batched. */
-void fz_fuzz_push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
-void fz_fuzz_push_request(fz_state_t *st, const uint8_t *req, uint32_t len, const fz_origin_t *o);
-void fz_fuzz_flush(fz_state_t *st);
-
-/* Run buf once, judge the record and save what is new: crash/hang via
- * triage, new coverage into the queue (minimized unless it is a peer's,
- * calibrated).  o says where buf came from (stage, parent, peer) for the
- * file name and the entry's depth.  Returns 1 if the queue grew. */
-int fz_fuzz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
-
-/* The same with the comparison log on for exactly this run (fz-fuzz/i2s.c
- * reads it afterwards). */
-int fz_fuzz_run_logged(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
-
-/* The file name of a find (queue entry, crash or hang; sig > 0 for a
- * crash) from its origin (o->src a queue id), with the time and exec count
- * of now: fz_name_find in the running campaign. */
-int fz_fuzz_name(const fz_state_t *st, char *buf, size_t n, uint32_t id, int sig,
-                 const fz_origin_t *o, int new_edge);
-
-/* Non-zero with --until-crash once this run saved a crash. */
-int fz_fuzz_found_crash(const fz_state_t *st);
-
-/* Non-zero when the run must end: signal, -E or -V reached, or the first
- * crash with --until-crash. */
-int fz_fuzz_should_stop(fz_state_t *st);
-
-/* The minimizer's poll (fz_min_cfg_t.poll, ctx = the state): ticks the
- * status screen and asks to stop on a signal or when -V is up. */
-int fz_fuzz_min_poll(void *ctx);
-
-/* The main loop; returns when fz_fuzz_should_stop says so. */
-void fz_fuzz_loop(fz_state_t *st);
-
-/* The input-to-state stage's budget for the entry it starts on now. */
-uint64_t fz_fuzz_i2s_budget(const fz_state_t *st);
+/* The main loop; returns when fz_run_should_stop (run.h) says so. */
+void fz_fuzz_loop(struct fz_state *st);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * i2s.c - the input-to-state stage, chained-check repair and automatic
- * dictionary (see i2s.h for the idea; mutators/i2s.c makes the edits).
- * Every target run goes through fz_fuzz_run_logged, which judges and saves
- * the candidate like any other; this file only decides what to try next.
+ * dictionary (see i2s.h for the idea; mutators/cmpedit.c makes the edits).
+ * Every target run goes through the context's run (run.h's fz_run_logged),
+ * which judges and saves the candidate like any other; this file only
+ * decides what to try next, from what the context hands it.
  * No decision reads the clock, so -s SEED -E N stays reproducible.
  */
 #include "fz-fuzz/i2s.h"
@@ -13,8 +14,7 @@
 
 #include "core/opts.h"
 #include "fz-config.h"
-#include "fz-fuzz/fuzz.h"
-#include "fz-fuzz/state.h"
+#include "fz-hash.h"
 #include "fz-log.h"
 
 #define SEEN_CAP 65536u /* keys per entry; past half full nothing more is recorded */
@@ -84,19 +84,18 @@ static void check_c_option(const fz_cfg_t *cfg)
     free(rb);
 }
 
-void fz_i2s_setup(fz_state_t *st, fz_fsrv_cfg_t *fcfg)
+void fz_i2s_setup(fz_i2s_t *I, const fz_cfg_t *cfg, fz_fsrv_cfg_t *fcfg)
 {
-    fz_i2s_t *I = &st->i2s;
     memset(I, 0, sizeof *I);
     I->shm.id = -1;
     fz_dict_init(&I->dict);
-    if (st->cfg.target_argv)
-        check_c_option(&st->cfg);
+    if (cfg->target_argv)
+        check_c_option(cfg);
     if (fz_env_flag("FZ_NO_CMPLOG", NULL)) {
         set_state(I, 0, "FZ_NO_CMPLOG=1");
         return;
     }
-    if (st->cfg.blind) {
+    if (cfg->blind) {
         set_state(I, 0, "-n blind mode");
         return;
     }
@@ -123,11 +122,10 @@ static void alloc_work(fz_i2s_t *I)
     keys_init(&I->failed, FZ_I2S_FAILED_CAP);
 }
 
-void fz_i2s_started(fz_state_t *st)
+void fz_i2s_started(fz_i2s_t *I, int has_hooks)
 {
-    fz_i2s_t *I = &st->i2s;
     const char *fix = "";
-    if (I->on && !st->exec.fs.cmplog) {
+    if (I->on && !has_hooks) {
         set_state(I, 0, NO_HOOKS);
         fz_cmplog_destroy(&I->shm);
         fix = NO_HOOKS_FIX;
@@ -171,40 +169,30 @@ static void mark_failed(fz_i2s_t *I, const fz_cmp_rec_t *r)
     keys_test_add(&I->failed, failed_key(r), 1);
 }
 
-static uint64_t hash_input(const uint8_t *b, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
-
 static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *in, size_t len);
 
-/* Longest candidate: the length limit havoc keeps to (-l, or grown
- * automatically), but never shorter than the input being edited. */
-static size_t room(const fz_state_t *st, size_t len)
+/* Longest candidate: the length limit havoc keeps to, but never shorter
+ * than the input being edited (maxlen.h). */
+static size_t room(const fz_i2s_ctx_t *c, size_t len)
 {
-    return st->len.max > len ? st->len.max : len;
+    return fz_maxlen_room(c->len, len);
 }
 
-static int out_of_budget(fz_state_t *st)
+static int out_of_budget(const fz_i2s_ctx_t *c)
 {
-    return st->i2s.execs >= st->i2s.stop_execs || fz_fuzz_should_stop(st);
+    return c->i2s->execs >= c->i2s->stop_execs || c->stop(c->ctx);
 }
 
 /* One logging run of a candidate; its comparisons land in *log.  Returns
  * 1 if it found something (a queue entry or a new unique crash). */
-static int try_input(fz_state_t *st, uint32_t src, const uint8_t *buf, size_t len, const char *op,
-                     fz_cmp_list_t *log)
+static int try_input(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *buf, size_t len,
+                     const char *op, fz_cmp_list_t *log)
 {
-    fz_i2s_t *I = &st->i2s;
-    uint64_t crashes = st->stats.saved_crashes;
+    fz_i2s_t *I = c->i2s;
     fz_origin_t o = {.op = op, .src = src};
-    int grew = fz_fuzz_run_logged(st, buf, (uint32_t)len, &o);
+    int found = c->run(c->ctx, buf, (uint32_t)len, &o);
     I->execs++;
     fz_cmp_list_read(log, I->shm.log);
-    int found = grew || st->stats.saved_crashes > crashes;
     I->finds += (uint64_t)found;
     if (found) /* a new path: its constants are new too */
         collect_tokens(I, log, buf, len);
@@ -219,7 +207,7 @@ static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *i
     for (uint32_t i = 0; i < l->n && I->dict.count < FZ_I2S_DICT_MAX; i++) {
         const fz_cmp_rec_t *r = &l->r[i];
         for (int side = 0; side < 2; side++) {
-            size_t n = fz_i2s_token(r, side, in, len, tok);
+            size_t n = fz_cmpedit_token(r, side, in, len, tok);
             if (n)
                 fz_dict_add(&I->dict, tok, n);
         }
@@ -236,39 +224,40 @@ typedef struct {
     const fz_cmp_list_t *prev; /* the parent level's log (depth > 0) */
 } level_t;
 
-static int solve(fz_state_t *st, uint32_t src, const level_t *lv);
+static int solve(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv);
 
 /* A candidate broke checks its parent passed (a length or checksum over
  * the bytes it changed): fix them one by one, each fix a logging run,
  * until the candidate finds something or a round fixes nothing. */
-static int repair(fz_state_t *st, uint32_t src, const level_t *lv, uint8_t *cur, size_t cur_len)
+static int repair(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv, uint8_t *cur,
+                  size_t cur_len)
 {
-    fz_i2s_t *I = &st->i2s;
+    fz_i2s_t *I = c->i2s;
     int d = lv->depth;
     fz_cmp_list_t *now = &I->lists[2 + 3 * d];
     uint8_t *trial = I->bufs[3 * d + 1], *keep = I->bufs[3 * d + 2];
-    fz_i2s_edit_t edits[FZ_I2S_REPAIR_EDITS];
+    fz_cmpedit_t edits[FZ_I2S_REPAIR_EDITS];
     for (int round = 1; round <= FZ_I2S_REPAIR_ROUNDS; round++) {
         uint32_t broken[FZ_I2S_REPAIR_CHECKS];
         uint32_t nb = fz_cmp_broken(lv->log, now, broken, FZ_I2S_REPAIR_CHECKS);
         int fixed = 0;
         for (uint32_t b = 0; b < nb && !fixed; b++) {
             fz_cmp_rec_t want = now->r[broken[b]];
-            size_t ne = fz_i2s_edits(&want, cur, cur_len, NULL, NULL, FZ_I2S_DRIVEN, edits,
+            size_t ne = fz_cmpedit_make(&want, cur, cur_len, NULL, NULL, FZ_CMPEDIT_DRIVEN, edits,
                                      FZ_I2S_REPAIR_EDITS);
             for (size_t k = 0; k < ne && !fixed; k++) {
-                if (out_of_budget(st))
+                if (out_of_budget(c))
                     return 0;
-                size_t tl = fz_i2s_apply(cur, cur_len, &edits[k], trial, room(st, cur_len));
-                if (seen(I, hash_input(trial, tl)))
+                size_t tl = fz_cmpedit_apply(cur, cur_len, &edits[k], trial, room(c, cur_len));
+                if (seen(I, fz_hash_bytes(trial, tl)))
                     continue;
                 char op[32];
                 snprintf(op, sizeof op, "i2s,rep:%d", round);
                 fz_cmp_list_t *tl_log = &I->lists[3 + 3 * d];
-                if (try_input(st, src, trial, tl, op, tl_log)) {
+                if (try_input(c, src, trial, tl, op, tl_log)) {
                     if (d + 1 < FZ_I2S_DEPTH) {
                         level_t next = {trial, tl, tl_log, NULL, NULL, d + 1, now};
-                        solve(st, src, &next);
+                        solve(c, src, &next);
                     }
                     return 1;
                 }
@@ -325,10 +314,10 @@ static int made_equal(const level_t *lv, const fz_cmp_list_t *clog, const fz_cmp
  * once (the next check behind it), and so is a candidate that made its
  * comparison equal without a find; a candidate that broke a check is
  * repaired.  Returns 1 if anything was found. */
-static int solve(fz_state_t *st, uint32_t src, const level_t *lv)
+static int solve(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv)
 {
     int any = 0;
-    fz_i2s_t *I = &st->i2s;
+    fz_i2s_t *I = c->i2s;
     int d = lv->depth;
     uint32_t *order = malloc((lv->log->n ? lv->log->n : 1) * sizeof *order);
     if (!order)
@@ -336,8 +325,8 @@ static int solve(fz_state_t *st, uint32_t src, const level_t *lv)
     uint32_t n = rank_records(lv, order);
     uint8_t *out = I->bufs[3 * d];
     fz_cmp_list_t *clog = &I->lists[2 + 3 * d];
-    fz_i2s_edit_t edits[FZ_I2S_EDITS];
-    for (uint32_t k = 0; k < n && !out_of_budget(st); k++) {
+    fz_cmpedit_t edits[FZ_I2S_EDITS];
+    for (uint32_t k = 0; k < n && !out_of_budget(c); k++) {
         fz_cmp_rec_t r = lv->log->r[order[k]];
         if (seen(I, fz_cmp_key(&r)))
             continue; /* this pair was tried on this entry: a loop, or a parent's */
@@ -345,26 +334,26 @@ static int solve(fz_state_t *st, uint32_t src, const level_t *lv)
             I->skipped++;
             continue;
         }
-        const fz_cmp_rec_t *c = lv->colour ? fz_cmp_list_find(lv->colour, r.slot, r.idx) : NULL;
-        unsigned fl = driven(lv, &r) ? FZ_I2S_DRIVEN : 0;
-        size_t ne = fz_i2s_edits(&r, lv->in, lv->len, c, lv->cin, fl, edits, FZ_I2S_EDITS);
+        const fz_cmp_rec_t *cr = lv->colour ? fz_cmp_list_find(lv->colour, r.slot, r.idx) : NULL;
+        unsigned fl = driven(lv, &r) ? FZ_CMPEDIT_DRIVEN : 0;
+        size_t ne = fz_cmpedit_make(&r, lv->in, lv->len, cr, lv->cin, fl, edits, FZ_I2S_EDITS);
         int found = 0, step = 0;
         size_t j = 0;
-        for (; j < ne && !found && !step && !out_of_budget(st); j++) {
-            size_t ol = fz_i2s_apply(lv->in, lv->len, &edits[j], out, room(st, lv->len));
-            if (seen(I, hash_input(out, ol)))
+        for (; j < ne && !found && !step && !out_of_budget(c); j++) {
+            size_t ol = fz_cmpedit_apply(lv->in, lv->len, &edits[j], out, room(c, lv->len));
+            if (seen(I, fz_hash_bytes(out, ol)))
                 continue;
             level_t next = {out, ol, clog, NULL, NULL, d + 1, lv->log};
-            if (try_input(st, src, out, ol, "i2s", clog)) {
+            if (try_input(c, src, out, ol, "i2s", clog)) {
                 found = 1;
                 if (d + 1 < FZ_I2S_DEPTH)
-                    solve(st, src, &next);
+                    solve(c, src, &next);
             } else if (made_equal(lv, clog, &r)) {
                 step = 1;
                 if (d + 1 < FZ_I2S_DEPTH)
-                    found = solve(st, src, &next);
+                    found = solve(c, src, &next);
             } else {
-                found = repair(st, src, lv, out, ol);
+                found = repair(c, src, lv, out, ol);
             }
         }
         if (!found && j == ne)
@@ -377,32 +366,31 @@ static int solve(fz_state_t *st, uint32_t src, const level_t *lv)
 
 /* A copy of the entry with every byte changed (from the seeded RNG), for
  * the one run that tells which comparisons follow the input. */
-static void colour(fz_state_t *st, const uint8_t *in, size_t len, uint8_t *out)
+static void colour(fz_rng_t *rng, const uint8_t *in, size_t len, uint8_t *out)
 {
     for (size_t i = 0; i < len; i++) {
-        uint8_t v = (uint8_t)fz_rng_below(&st->rng, 255) + 1;
+        uint8_t v = (uint8_t)fz_rng_below(rng, 255) + 1;
         out[i] = in[i] ^ v;
     }
 }
 
-void fz_i2s_stage(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
+void fz_i2s_stage(const fz_i2s_ctx_t *c, uint32_t id, const uint8_t *data, uint32_t len)
 {
-    (void)buf;
-    fz_i2s_t *I = &st->i2s;
-    if (!I->on || e->was_fuzzed || fz_fuzz_should_stop(st))
+    fz_i2s_t *I = c->i2s;
+    if (!I->on || c->stop(c->ctx))
         return;
-    I->stop_execs = I->execs + fz_fuzz_i2s_budget(st); /* fuzz.h: a share of all runs */
+    I->stop_execs = I->execs + c->budget;
     keys_clear(&I->seen);
-    seen(I, hash_input(e->data, e->len));
+    seen(I, fz_hash_bytes(data, len));
     fz_cmp_list_t *log = &I->lists[0], *clog = &I->lists[1];
-    try_input(st, e->id, e->data, e->len, "i2s", log);
+    try_input(c, id, data, len, "i2s", log);
     if (!log->n)
         return; /* nothing compared: nothing to solve */
-    collect_tokens(I, log, e->data, e->len);
+    collect_tokens(I, log, data, len);
     uint8_t *cin = I->bufs[3 * FZ_I2S_DEPTH];
-    colour(st, e->data, e->len, cin);
-    seen(I, hash_input(cin, e->len));
-    try_input(st, e->id, cin, e->len, "i2s", clog);
-    level_t top = {e->data, e->len, log, clog, cin, 0, NULL};
-    solve(st, e->id, &top);
+    colour(c->rng, data, len, cin);
+    seen(I, fz_hash_bytes(cin, len));
+    try_input(c, id, cin, len, "i2s", clog);
+    level_t top = {data, len, log, clog, cin, 0, NULL};
+    solve(c, id, &top);
 }

@@ -2,12 +2,12 @@
  * i2s.h - comparison feedback in fz-fuzz: the input-to-state stage, the
  * chained-check repair and the automatic dictionary, over the comparison
  * log the target's compare hooks fill (include/fz-cmplog.h, core/cmplog.h;
- * the pure parts are in mutators/i2s.h).
+ * the pure parts are in mutators/cmpedit.h).
  *
  * On an entry's first turn the stage logs one run of it (and one of a
  * "coloured" copy, every byte changed, to see which comparisons follow the
  * input), then for each comparison puts one operand where the input holds
- * the other.  Every candidate is a logging run through fz_fuzz_run_logged,
+ * the other.  Every candidate is a logging run through fz_run_logged,
  * so what it finds is judged and saved like any other find, and its log
  * is there to look at: a candidate that found something is solved further
  * (the next check of a header), and one that broke a check its parent
@@ -26,8 +26,12 @@
 
 #include "core/cmplog.h"
 #include "core/fsrv.h"
+#include "fz-fuzz/maxlen.h"
+#include "fz-fuzz/names.h"
+#include "fz-fuzz/options.h"
 #include "mutators/dict.h"
-#include "mutators/i2s.h"
+#include "mutators/cmpedit.h"
+#include "mutators/rng.h"
 
 /* Target runs the stage spends on one entry at most (the entry's logging
  * run, the coloured run, candidates and repairs; finds' minimization is
@@ -88,20 +92,32 @@ typedef struct fz_i2s {
     uint64_t skipped;     /* comparisons skipped for that */
 } fz_i2s_t;
 
-struct fz_state;
-struct fz_entry;
+/* What the stage needs from the campaign, and no more (fuzz.c fills it
+ * for an entry's first turn). */
+typedef struct fz_i2s_ctx {
+    fz_i2s_t *i2s;
+    fz_rng_t *rng;            /* the campaign's: the coloured copy's bytes */
+    const fz_len_ctl_t *len;  /* the room an edit has (maxlen.h) */
+    uint64_t budget;          /* target runs this entry's stage may take */
+    /* One logging run of a candidate, judged and saved like any other
+     * (run.h, fz_run_logged); returns 1 if it found something: a queue
+     * entry or a new unique crash. */
+    int (*run)(void *ctx, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
+    int (*stop)(void *ctx); /* the campaign must end (fz_run_should_stop) */
+    void *ctx;
+} fz_i2s_ctx_t;
 
 /* Before the forkserver starts: decides whether comparison feedback is
  * wanted (FZ_NO_CMPLOG, -n, -c), creates the log and tells the forkserver
  * client to offer it (fcfg->cmplog). */
-void fz_i2s_setup(struct fz_state *st, fz_fsrv_cfg_t *fcfg);
+void fz_i2s_setup(fz_i2s_t *i2s, const fz_cfg_t *cfg, fz_fsrv_cfg_t *fcfg);
 
 /* After the handshake: keeps the stage on only if the target said it
- * fills the log, and says once which it is. */
-void fz_i2s_started(struct fz_state *st);
+ * fills the log (has_hooks), and says once which it is. */
+void fz_i2s_started(fz_i2s_t *i2s, int has_hooks);
 
-/* The stage (a row of fuzz.c's table): runs on an entry's first turn. */
-void fz_i2s_stage(struct fz_state *st, struct fz_entry *e, uint8_t *buf);
+/* The stage on queue entry id (data, len bytes), on its first turn. */
+void fz_i2s_stage(const fz_i2s_ctx_t *c, uint32_t id, const uint8_t *data, uint32_t len);
 
 void fz_i2s_free(fz_i2s_t *i);
 

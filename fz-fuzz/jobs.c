@@ -19,10 +19,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/cpu.h"
 #include "core/opts.h"
 #include "fz-config.h"
 #include "fz-fuzz/crashinfo.h"
-#include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/run.h"
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/stats.h"
 #include "fz-fuzz/status.h"
@@ -153,7 +154,7 @@ void fz_jobs_take(fz_state_t *st)
         s->pass_ms_total += ms;
         if (ms > s->pass_ms_max)
             s->pass_ms_max = ms;
-        if (fz_fuzz_should_stop(st))
+        if (fz_run_should_stop(st))
             return;
     }
 }
@@ -189,7 +190,7 @@ static uint32_t job_count(const fz_cfg_t *cfg, int *cpus, int *n_cpus)
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     if (online < 1)
         online = 1;
-    int n_free = fz_fsrv_free_cpus(cpus, FZ_JOBS_MAX);
+    int n_free = fz_cpu_free(cpus, FZ_JOBS_MAX);
     uint32_t want = cfg->jobs;
     if (want == 0)
         want = !no_aff && n_free ? (uint32_t)n_free : (uint32_t)online;

@@ -86,8 +86,8 @@ typedef struct fz_jobs_link {
 
 struct fz_state;
 
-/* The campaign's campaign function: what one instance runs (main.c's
- * run_campaign). */
+/* The campaign function: what one instance runs (campaign.h's
+ * fz_campaign_run). */
 typedef int (*fz_jobs_campaign_fn)(struct fz_state *st, int argc, char **argv);
 
 /* Runs the -j campaign in st->cfg and returns its exit status: FZ_EXIT_CRASH

@@ -14,7 +14,7 @@
 
 #include "core/opts.h"
 #include "fz-config.h"
-#include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/run.h"
 #include "fz-fuzz/jobs.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
@@ -22,14 +22,14 @@
 void fz_lfmut_setup(fz_state_t *st)
 {
     fz_lfmut_t *m = &st->lfmut;
-    uint32_t offered = st->exec.fs.custom;
+    uint32_t offered = fz_exec_info(&st->exec).custom;
     if (!offered)
         return;
     if (fz_env_flag("FZ_NO_CUSTOM", NULL)) {
         fz_info("FZ_NO_CUSTOM=1: the harness's custom mutator is not used");
         return;
     }
-    if (!st->exec.fs.batch) {
+    if (!st->exec.batch) {
         fz_warn("the harness defines a custom mutator, but it runs only in batches, which are "
                 "off (FZ_NO_BATCH=1 or FZ_NO_DIRECT=1): fz's own mutations are used instead");
         return;
@@ -65,13 +65,13 @@ static void request(fz_state_t *st, fz_entry_t *e, const fz_entry_t *partner)
     uint32_t n = e->len < room ? e->len : room;
     uint32_t m = partner ? (partner->len < room - n ? partner->len : room - n) : 0;
     put32(r, (uint32_t)fz_rng_next(&st->rng));
-    put32(r + 4, st->len.max);
+    put32(r + 4, fz_maxlen_now(&st->len));
     put32(r + 8, n);
     memcpy(r + FZ_CUSTOM_HDR, e->data, n);
     if (m)
         memcpy(r + FZ_CUSTOM_HDR + n, partner->data, m);
     fz_origin_t o = {.op = partner ? "custom_xover" : "custom", .src = e->id};
-    fz_fuzz_push_request(st, r, FZ_CUSTOM_HDR + n + m, &o);
+    fz_run_push_request(st, r, FZ_CUSTOM_HDR + n + m, &o);
 }
 
 /* A partner other than e, or NULL when the queue has one entry. */
@@ -87,13 +87,13 @@ void fz_lfmut_stage(fz_state_t *st, fz_entry_t *e)
 {
     uint32_t rounds = fz_queue_energy(&st->queue, e);
     int xover = (st->lfmut.kinds & FZ_FS_NEW_OPT_FZ_XOVER) != 0;
-    for (uint32_t i = 0; i < rounds && !fz_fuzz_should_stop(st) && !fz_jobs_pending(st); i++) {
+    for (uint32_t i = 0; i < rounds && !fz_run_should_stop(st) && !fz_jobs_pending(st); i++) {
         /* libFuzzer picks uniformly among its mutators: here the custom
          * mutator and, when defined, the custom crossover. */
         const fz_entry_t *p = xover && fz_rng_below(&st->rng, 2) ? pick_partner(st, e) : NULL;
         request(st, e, p);
     }
-    fz_fuzz_flush(st);
+    fz_run_flush(st);
 }
 
 int fz_lfmut_maybe_xover(fz_state_t *st, fz_entry_t *e)

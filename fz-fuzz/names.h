@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* The origin of an input, passed with it to the helper that judges and
- * keeps it (fz_fuzz_run_one) and on to the file name. */
+ * keeps it (fz_run_one) and on to the file name. */
 typedef struct fz_origin {
     const char *op;     /* the stage that made it: "havoc", "flip1", "sync", ... */
     uint32_t src;       /* the parent: queue id in fz-fuzz, its file id in a name */

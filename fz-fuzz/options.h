@@ -1,7 +1,8 @@
 /*
  * options.h - fz-fuzz's configuration: the command line and the FZ_* / AFL_*
  * environment variables, parsed from one table into fz_cfg_t.  Nothing here
- * touches the file system or the target; main.c checks what the values name.
+ * touches the file system or the target; main.c and campaign.c check what
+ * the values name.
  */
 #ifndef FZ_FUZZ_OPTIONS_H
 #define FZ_FUZZ_OPTIONS_H

@@ -13,7 +13,7 @@
  * cache), and fz-fuzz often runs as root, so it is walked without following
  * symlinks: OUT, OUT/NAME and its subdirectories are opened once with
  * O_DIRECTORY | O_NOFOLLOW and every file is created relative to those
- * descriptors (core/util.h's fz_write_atomic_at).  An OUT, or any entry fz
+ * descriptors (core/fileio.h's fz_write_atomic_at).  An OUT, or any entry fz
  * uses in it, that is a symlink or belongs to another user is refused with
  * one line naming it.
  */

@@ -10,11 +10,18 @@
 #include "fz-config.h"
 #include "fz-fuzz/crashinfo.h"
 #include "fz-fuzz/outdir.h"
+#include "fz-fuzz/run.h"
 #include "fz-log.h"
 
 /* Crashes whose report's first lines are printed (each costs a run
  * outside the forkserver). */
 #define FZ_REPLAY_REPORTS 20
+
+/* An error ends --replay with the target's processes stopped. */
+static void stop_target(void *x)
+{
+    fz_exec_stop(x);
+}
 
 int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
 {
@@ -31,29 +38,24 @@ int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
     char err[512];
     if (fz_exec_start(&x, fcfg, 0, err, sizeof(err)) != 0)
         fz_die("%s", err);
+    fz_log_on_die(stop_target, &x);
     uint32_t crashes = 0, hangs = 0;
     for (uint32_t i = 0; i < files.n; i++) {
         const fz_file_t *f = &files.f[i];
         fz_exec_rec_t rec;
-        fz_run_result_t r = fz_exec_run(&x, f->data, f->len, 0, &rec);
+        fz_run_result_t r = fz_run_kept(&x, f->data, f->len, 0, &rec);
         if (r == FZ_RUN_ERROR && rec.signal) {
-            /* It made the target kill its forkserver: a crash that still
-             * reproduces (fz-fuzz saved it as sig:NN); the others run on a
-             * new forkserver. */
+            /* It made the target kill its forkserver (run.h): a crash that
+             * still reproduces (fz-fuzz saved it as sig:NN); the others run
+             * on the new forkserver. */
             crashes++;
             printf("crash: %s/%s (it made the target kill its forkserver, signal %d)\n",
                    cfg->replay_dir, f->name, rec.signal);
-            if (fz_exec_restart(&x, err, sizeof err) == 0)
-                continue;
-            fz_exec_stop(&x);
-            fz_die("%s", err);
+            continue;
         }
-        if (r == FZ_RUN_ERROR) {
-            char msg[sizeof x.fs.errmsg];
-            snprintf(msg, sizeof msg, "%s", fz_exec_errmsg(&x));
-            fz_exec_stop(&x);
-            fz_die("the target stopped answering on '%s/%s': %s", cfg->replay_dir, f->name, msg);
-        }
+        if (r == FZ_RUN_ERROR)
+            fz_die("the target stopped answering on '%s/%s': %s", cfg->replay_dir, f->name,
+                   fz_exec_errmsg(&x));
         if (r == FZ_RUN_CRASH) {
             crashes++;
             printf("crash: %s/%s (signal %d)\n", cfg->replay_dir, f->name, rec.signal);
@@ -71,6 +73,7 @@ int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
     printf("replayed %u files: %u crashed, %u hung, %u ok\n", files.n, crashes, hangs,
            files.n - crashes - hangs);
     fflush(stdout);
+    fz_log_on_die(NULL, NULL);
     fz_exec_stop(&x);
     fz_files_free(&files);
     return crashes ? FZ_EXIT_CRASH : hangs ? FZ_EXIT_HANG : FZ_EXIT_OK;

@@ -76,22 +76,18 @@ uint32_t fz_resume_known_crashes(fz_state_t *st)
             continue;
         ran++;
         fz_exec_rec_t rec;
-        fz_run_result_t r = fz_exec_run(x, files.f[i].data, files.f[i].len, 0, &rec);
+        char doing[4200];
+        snprintf(doing, sizeof doing, "the re-run of saved crash %s/%s", dir, files.f[i].name);
+        fz_run_result_t r =
+            fz_run_again(st, files.f[i].data, files.f[i].len, 0, &rec, NULL, doing);
         if (r == FZ_RUN_ERROR) {
-            char doing[4200];
-            snprintf(doing, sizeof doing, "the re-run of saved crash %s/%s", dir, files.f[i].name);
-            if (!rec.signal)
-                fz_run_broke(st, files.f[i].data, files.f[i].len, 0, NULL, doing);
-            /* It made the target kill its forkserver again: it still
-             * crashes (exit 3 at the end), and the campaign goes on with a
-             * new forkserver, or it could never be resumed. */
+            /* It made the target kill its forkserver again (run.h): it
+             * still crashes (exit 3 at the end), and the campaign goes on
+             * with a new forkserver, or it could never be resumed. */
             still++;
             fz_warn("saved crash '%s' still makes the target kill its forkserver (signal %d); "
-                    "starting the target again",
+                    "started the target again",
                     files.f[i].name, rec.signal);
-            char err[512];
-            if (fz_exec_restart(x, err, sizeof err))
-                fz_die("%s", err);
             continue;
         }
         if (r != FZ_RUN_CRASH)
@@ -100,7 +96,7 @@ uint32_t fz_resume_known_crashes(fz_state_t *st)
         fz_exec_commit(x, &rec, NULL); /* into the crash virgin map (blind: its signal) */
         /* Its site is known too: the same bug is not saved again. */
         if (rec.site && !fz_sites_find(&st->sites, rec.site))
-            fz_sites_add(&st->sites, &x->fs.last_site, rec.signal, files.f[i].name, 0);
+            fz_sites_add(&st->sites, rec.where, rec.signal, files.f[i].name, 0);
     }
     st->stats.calib_execs += ran;
     st->crashes_still = still;

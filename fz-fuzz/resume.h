@@ -1,6 +1,6 @@
 /*
  * resume.h - what a resumed campaign (-i - or FZ_AUTORESUME=1) takes over
- * from the earlier run besides its queue (main.c loads that):
+ * from the earlier run besides its queue (campaign.c loads that):
  *
  *  - the running totals users and scripts watch: execs_done, run_time,
  *    cycles_done, total_crashes and total_hangs continue from the earlier

@@ -1,11 +1,14 @@
 /*
- * state.h - the whole state of one fz-fuzz run, grouped by who owns it:
- * cfg (options.c, read-only after parsing), out (outdir.c), exec (the
- * target, its virgin maps and timeout: core/exec.h), calib (calibrate.c's
- * working maps), queue
- * (queue.c), stats (stats.c), ui (status.c), sync (sync.c).  main.c owns
- * the one instance and passes it explicitly; there are no file-level
- * globals.
+ * state.h - the whole state of one fz-fuzz campaign, grouped by who owns
+ * it (docs/internals.md lists every member): cfg (options.c, read-only
+ * after parsing), out (outdir.c), exec (the target, its virgin maps and
+ * timeout: core/exec.h), calib (calibrate.c's working maps), len
+ * (maxlen.c), batch (run.c), queue (queue.c), stats (stats.c), ui
+ * (status.c), sync (sync.c), and so on.  main.c owns the one instance and
+ * passes it explicitly; there are no file-level globals.  Module headers
+ * do not include this file (they forward-declare struct fz_state), and
+ * modules that need only part of it take a narrow context (triage.h,
+ * i2s.h).
  */
 #ifndef FZ_FUZZ_STATE_H
 #define FZ_FUZZ_STATE_H
@@ -17,7 +20,7 @@
 #include "fz-fuzz/i2s.h"
 #include "fz-fuzz/jobs.h"
 #include "fz-fuzz/lfmut.h"
-#include "fz-fuzz/names.h"
+#include "fz-fuzz/maxlen.h"
 #include "core/exec.h"
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/outdir.h"
@@ -49,18 +52,9 @@ typedef struct fz_ui {
     int time_up; /* -V seconds have passed */
 } fz_ui_t;
 
-/* Input length control (fuzz.c): the largest input the mutators make. */
-typedef struct fz_len_ctl {
-    uint32_t max;         /* the maximum length in force */
-    int fixed;            /* -l given: it never grows */
-    uint32_t cap;         /* it grows no further than this (fuzz.h) */
-    uint32_t grows;       /* times it grew: each makes the next wait twice as long */
-    uint64_t quiet_since; /* execs at the last find or growth */
-} fz_len_ctl_t;
-
-/* Candidates waiting in the exec batch (fuzz.c; core/exec.h, "Batches"). */
+/* Candidates waiting in the exec batch (run.c; core/exec.h, "Batches"). */
 typedef struct fz_batch_ctl {
-    fz_origin_t *origin; /* FZ_BATCH_MAX: where each queued candidate came from */
+    struct fz_origin *origin; /* FZ_BATCH_MAX: where each queued candidate came from */
     uint32_t size;       /* run the batch when it holds this many */
 } fz_batch_ctl_t;
 
@@ -69,7 +63,7 @@ typedef struct fz_state {
     fz_outdir_t out;
     fz_exec_t exec;
     fz_calib_maps_t calib;
-    fz_len_ctl_t len;
+    fz_len_ctl_t len;  /* the maximum input length (maxlen.h) */
     uint8_t *min_buf; /* FZ_MAX_INPUT bytes: the minimizer's output */
     fz_batch_ctl_t batch;
     fz_queue_t queue;
@@ -78,7 +72,7 @@ typedef struct fz_state {
     fz_sync_t sync;
     fz_jobs_link_t jobs; /* -j: this instance's link to its campaign (jobs.c) */
     fz_diag_seen_t diag; /* target warnings given so far (diag.c) */
-    fz_sites_t sites;    /* crash sites seen (triage.c) */
+    fz_sites_t sites;    /* crash sites seen (triage.c, resume.c) */
     fz_rng_t rng;
     fz_dict_t dict;              /* -x tokens */
     fz_i2s_t i2s;                /* comparison feedback (i2s.c) */
@@ -90,7 +84,7 @@ typedef struct fz_state {
     uint32_t next_hang_id;       /* id:N of the next file in hangs/ */
     uint32_t crashes_still;      /* resumed: saved crashes that still crash (resume.c) */
     int target_changed;          /* resumed: the target binary is not the one the
-                                    campaign ran before (main.c) */
+                                    campaign ran before (cmdline.c) */
     const char *command_line;    /* the whole command line, for cmdline/stats */
     volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM (main.c's handler) */
 } fz_state_t;
@@ -98,7 +92,7 @@ typedef struct fz_state {
 /* Total target runs so far (fuzzing, calibration, minimization). */
 static inline uint64_t fz_state_execs(const fz_state_t *st)
 {
-    return st->exec.fs.total_execs;
+    return fz_exec_execs(&st->exec);
 }
 
 #endif

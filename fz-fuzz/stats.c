@@ -11,19 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "core/coverage.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
-
-uint64_t fz_now_ms(void)
-{
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    return (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
-}
 
 int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
 {
@@ -127,21 +119,11 @@ int fz_stats_plot_line(char *buf, size_t n, const fz_stats_report_t *r)
         r->execs_per_sec, (unsigned long long)r->execs_done, r->edges_found);
 }
 
-static const char *target_mode(const fz_fsrv_t *fs)
-{
-    if (fs->handshake_version < 0)
-        return "blind";
-    if (fs->persistent)
-        return fs->delivery == FZ_DELIVER_SHM ? "shmem_testcase persistent" : "persistent";
-    if (fs->deferred)
-        return "deferred";
-    return fs->delivery == FZ_DELIVER_SHM ? "shmem_testcase default" : "default";
-}
-
 void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
 {
     const fz_stats_t *s = &st->stats;
     const fz_exec_t *x = &st->exec;
+    fz_exec_info_t info = fz_exec_info(x);
     uint64_t now = fz_now_ms();
     memset(r, 0, sizeof(*r));
     r->start_time = s->start_ms / 1000;
@@ -167,7 +149,7 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->edges_found = (uint32_t)fz_exec_edges_found(x);
     r->total_edges = x->map_size;
     r->var_byte_count = s->var_bytes;
-    r->cpu_affinity = x->fs.bound_cpu;
+    r->cpu_affinity = info.bound_cpu;
     r->havoc_expansion = 0;
     r->auto_dict_entries = (uint32_t)st->i2s.dict.count;
     /* fz keeps every queue input in memory and never evicts one. */
@@ -191,17 +173,13 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     struct rusage ru;
     r->peak_rss_mb = getrusage(RUSAGE_CHILDREN, &ru) == 0 ? (unsigned long)ru.ru_maxrss >> 10 : 0;
     r->afl_banner = st->cfg.target_argv ? st->cfg.target_argv[0] : "";
-    r->target_mode = target_mode(&x->fs);
+    r->target_mode = info.mode;
     /* What the forkserver negotiated: tests and users can tell a fallback
      * (legacy handshake, SIGSTOP instead of direct mode) from the plan. */
-    r->fsrv_protocol = x->fs.handshake_version < 0    ? "blind"
-                       : x->fs.handshake_version == 0 ? "legacy"
-                       : x->fs.direct                 ? "v1 direct"
-                                                      : "v1";
+    r->fsrv_protocol = info.protocol;
     r->command_line = st->command_line;
-    r->execs_per_fork = x->fs.total_forks ? (double)x->fs.total_execs / x->fs.total_forks : 1.0;
-    r->execs_per_request =
-        x->fs.total_handovers ? (double)x->fs.total_execs / x->fs.total_handovers : 1.0;
+    r->execs_per_fork = info.forks ? (double)info.execs / info.forks : 1.0;
+    r->execs_per_request = info.handovers ? (double)info.execs / info.handovers : 1.0;
     r->calibration_execs = s->calib_execs;
     r->minimization_execs = s->min_execs;
     r->total_crashes = s->prev_total_crashes + s->total_crashes;

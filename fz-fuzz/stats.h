@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fz-clock.h"
+
 /* Ring size of the execs-per-second samples: at most one per second, so
  * 64 always reach back past the minute execs_ps_last_min averages over. */
 #define FZ_STATS_RATE_SLOTS 64
@@ -116,10 +118,6 @@ int fz_stats_plot_line(char *buf, size_t n, const fz_stats_report_t *r);
  * (NUL-terminated), -1 if it does not fit.  fz_stats_write writes it as
  * fuzzer_stats.json beside fuzzer_stats, each atomically. */
 int fz_stats_json(const char *stats, char *buf, size_t n);
-
-/* Milliseconds since the epoch (for the report and file names only: no
- * decision of the fuzz loop depends on it when -s is given). */
-uint64_t fz_now_ms(void);
 
 struct fz_state;
 

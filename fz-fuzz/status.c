@@ -15,6 +15,7 @@
 #include "core/coverage.h"
 #include "fz-fuzz/diag.h"
 #include "fz-fuzz/jobs.h"
+#include "fz-fuzz/state.h"
 
 /* 1 if the terminfo database has an entry for term (where ncurses looks:
  * $TERMINFO, ~/.terminfo, $TERMINFO_DIRS, the system directories; by first
@@ -179,7 +180,7 @@ uint64_t fz_status_interval(uint64_t execs, uint64_t ms)
 void fz_status_tick(fz_state_t *st)
 {
     uint64_t execs = fz_state_execs(st);
-    if (execs < st->ui.next_check && st->exec.fs.last_exec_us < FZ_STATUS_SLOW_RUN_US &&
+    if (execs < st->ui.next_check && fz_exec_last_us(&st->exec) < FZ_STATUS_SLOW_RUN_US &&
         st->stats.saved_crashes == st->stats.crashes_written)
         return;
     fz_ui_t *ui = &st->ui;

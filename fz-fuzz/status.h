@@ -7,7 +7,9 @@
 #ifndef FZ_FUZZ_STATUS_H
 #define FZ_FUZZ_STATUS_H
 
-#include "fz-fuzz/state.h"
+#include <stdint.h>
+
+struct fz_state;
 
 /* The clock is read about every FZ_STATUS_CHECK_MS: the number of runs
  * until the next reading is re-estimated from the speed at each reading
@@ -31,13 +33,13 @@
 int fz_status_term_ok(const char *term);
 
 /* Set up the screen (or not) for this run. */
-void fz_status_init(fz_state_t *st);
+void fz_status_init(struct fz_state *st);
 
 /* Called after every run (fuzzing, calibration, minimization); cheap
  * unless the interval ran out or the run was slow.  Before
  * st->ui.files_ready it only draws: the seeds are still being checked and
  * nothing may be written to the output directory yet. */
-void fz_status_tick(fz_state_t *st);
+void fz_status_tick(struct fz_state *st);
 
 /* Runs until the next clock reading, given that the last `execs` runs took
  * `ms` milliseconds: about FZ_STATUS_CHECK_MS worth, at least 1 and at most
@@ -46,13 +48,13 @@ uint64_t fz_status_interval(uint64_t execs, uint64_t ms);
 
 /* Draw or log now, write the stats files, restore the terminal.  why says
  * why the run ended ("done", "interrupted", ...). */
-void fz_status_final(fz_state_t *st, const char *why);
+void fz_status_final(struct fz_state *st, const char *why);
 
 /* Give the terminal back (cursor shown) when the run ends without
  * fz_status_final; nothing more is drawn afterwards. */
-void fz_status_restore(fz_state_t *st);
+void fz_status_restore(struct fz_state *st);
 
 /* A one-line log message that does not fight the live screen. */
-void fz_status_line(fz_state_t *st);
+void fz_status_line(struct fz_state *st);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * sync.c - importing other instances' finds (see sync.h for the roles and
  * the file formats).  A sync lists the peers, and for each reads its cursor,
- * lists its queue, runs every due file once through fz_fuzz_run_one (its
+ * lists its queue, runs every due file once through fz_run_one (its
  * origin names the peer, so a keeper is named "sync:PEER" and not minimized
  * again) and writes the cursor back atomically.  Peers' directories are
  * only read, never written; anything odd in them (a garbage name, a
@@ -20,7 +20,7 @@
 
 #include "core/fileio.h"
 #include "fz-config.h"
-#include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/run.h"
 #include "fz-fuzz/jobs.h"
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/queue.h"
@@ -134,7 +134,7 @@ void fz_sync_init(fz_state_t *st)
 
 void fz_sync_free(fz_sync_t *s)
 {
-    (void)s; /* nothing allocated today; kept so main.c's teardown stays symmetric */
+    (void)s; /* nothing allocated today; kept so campaign.c's teardown stays symmetric */
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -236,16 +236,16 @@ static void sync_peer(fz_state_t *st, const char *peer, const char *qdir)
         due = fz_sync_select(items, n, cursor, &next);
     }
     uint32_t before = st->queue.n, run = 0;
-    for (uint32_t i = 0; i < due && !fz_fuzz_should_stop(st); i++) {
+    for (uint32_t i = 0; i < due && !fz_run_should_stop(st); i++) {
         cursor = items[i].id + 1;
         if (fz_sync_from_self(items[i].name, st->cfg.name))
             continue;
         char *path = fz_path_join(qdir, items[i].name, NULL);
         uint32_t len = 0;
-        uint8_t *data = read_peer_file(path, st->len.max, &len);
+        uint8_t *data = read_peer_file(path, fz_maxlen_now(&st->len), &len);
         if (data) {
             fz_origin_t o = {.op = "sync", .peer = peer, .peer_id = items[i].id};
-            fz_fuzz_run_one(st, data, len, &o);
+            fz_run_one(st, data, len, &o);
             free(data);
             run++;
         }
@@ -306,7 +306,7 @@ static void sync_all(fz_state_t *st)
     uint64_t execs = fz_state_execs(st);
     uint32_t n;
     char **peers = list_peers(st, &n);
-    for (uint32_t i = 0; i < n && !fz_fuzz_should_stop(st); i++) {
+    for (uint32_t i = 0; i < n && !fz_run_should_stop(st); i++) {
         char *q = fz_path_join(st->cfg.out_root, peers[i], "queue");
         sync_peer(st, peers[i], q);
         free(q);
@@ -334,7 +334,7 @@ void fz_sync_direct(fz_state_t *st, const char *peer, uint32_t id, int skip_run,
     if (!skip_run) {
         uint64_t execs = fz_state_execs(st);
         fz_origin_t o = {.op = "sync", .peer = peer, .peer_id = id};
-        fz_fuzz_run_one(st, buf, len, &o);
+        fz_run_one(st, buf, len, &o);
         st->sync.execs += fz_state_execs(st) - execs;
     }
     write_cursor(st, peer, id + 1);

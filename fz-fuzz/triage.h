@@ -26,8 +26,14 @@
 
 #include <stdint.h>
 
+#include "core/exec.h"
 #include "fz-fuzz/names.h"
-#include "fz-fuzz/state.h"
+#include "fz-fuzz/options.h"
+#include "fz-fuzz/outdir.h"
+#include "fz-fuzz/sites.h"
+#include "fz-fuzz/stats.h"
+
+struct fz_state;
 
 /* Most runs spent minimizing one crash; crashes are rare, so this can be
  * generous next to a new queue entry's budget. */
@@ -43,22 +49,40 @@
  * the per-run timeout is already longer. */
 #define FZ_HANG_CONFIRM_MS 1000
 
+/* What triage reads and writes, and no more (run.c's fz_run_triage fills
+ * it from the campaign's state). */
+typedef struct fz_triage {
+    fz_exec_t *x;              /* the target: crash/hang virgin maps, minimizer runs */
+    const fz_cfg_t *cfg;       /* the target command, -m, the hang timeout, artifacts */
+    fz_outdir_t *out;          /* crashes/, hangs/ */
+    fz_stats_t *stats;         /* crash and hang counters */
+    fz_sites_t *sites;         /* crash sites seen */
+    uint8_t *min_buf;          /* FZ_MAX_INPUT bytes: the minimizer's output */
+    uint32_t *next_crash_id;   /* id:N of the next file in crashes/ */
+    uint32_t *next_hang_id;    /* id:N of the next file in hangs/ */
+    const char *command_line;  /* the whole command line, for crashes/README.txt */
+    /* The campaign's state, opaque here: only handed back to run.h, which
+     * names finds, polls and makes the re-runs (and decides what a lost
+     * forkserver means). */
+    struct fz_state *st;
+} fz_triage_t;
+
 /* Judge the record of the run that just happened on input buf (its
  * new_bits against the crash / hang virgin map) and save the input if it
  * is unique.  o names where it came from.  Returns 1 if a file was
  * saved. */
-int fz_triage_crash(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
+int fz_triage_crash(fz_triage_t *t, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
                     const fz_origin_t *o);
-int fz_triage_hang(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
+int fz_triage_hang(fz_triage_t *t, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
                    const fz_origin_t *o);
 
 /* End of a run: one line per crash site this run found, with the command
  * that reproduces it (the same list is in crashes/README.txt) and, for the
  * first max_reports of them, the report a rerun prints (crashinfo.h). */
-void fz_triage_summary(const fz_state_t *st, uint32_t max_reports);
+void fz_triage_summary(const fz_triage_t *t, uint32_t max_reports);
 
 /* Non-zero when the crash file name was reported by fz_triage_summary
- * (st is the state, as a void * for fz_crashinfo_dir's skip). */
-int fz_triage_summarized(void *st, const char *name);
+ * (t is the triage context, as a void * for fz_crashinfo_dir's skip). */
+int fz_triage_summarized(void *t, const char *name);
 
 #endif

@@ -25,11 +25,28 @@ static inline void fz_vlog(const char *level, const char *fmt, va_list ap)
     fputc('\n', stderr);
 }
 
-/* A program that must still do something when fz_die ends it from deep
- * inside a module defines this (fz-fuzz: show the cursor again, flush
- * fuzzer_stats, exit 3 when crashes were saved); it may exit itself.  Weak:
- * programs that do not define it need not know it exists. */
-void fz_log_die_hook(void) __attribute__((weak));
+/* What a program must still do when fz_die ends it from deep inside a
+ * module (fz-fuzz: show the cursor again, flush fuzzer_stats, exit 3 when
+ * crashes were saved).  main registers it with fz_log_on_die(fn, ctx) and
+ * takes it back with fz_log_on_die(NULL, NULL); fn may exit itself, and
+ * is taken back before it runs, so an fz_die inside it just exits.  Nothing
+ * here names a function of any program: the registration is the only way
+ * in.  The slot lives in this header-only module as a mergeable (common)
+ * object, one per program, so programs that never register need no extra
+ * object file. */
+typedef void (*fz_log_die_fn)(void *ctx);
+struct fz_log_die_slot {
+    fz_log_die_fn fn;
+    void *ctx;
+};
+extern struct fz_log_die_slot fz_log_die_slot;
+struct fz_log_die_slot fz_log_die_slot __attribute__((common));
+
+static inline void fz_log_on_die(fz_log_die_fn fn, void *ctx)
+{
+    fz_log_die_slot.fn = fn;
+    fz_log_die_slot.ctx = ctx;
+}
 
 __attribute__((format(printf, 1, 2), noreturn)) static inline void fz_die(const char *fmt, ...)
 {
@@ -37,8 +54,10 @@ __attribute__((format(printf, 1, 2), noreturn)) static inline void fz_die(const 
     va_start(ap, fmt);
     fz_vlog("error", fmt, ap);
     va_end(ap);
-    if (fz_log_die_hook)
-        fz_log_die_hook();
+    struct fz_log_die_slot on_die = fz_log_die_slot;
+    fz_log_on_die(NULL, NULL);
+    if (on_die.fn)
+        on_die.fn(on_die.ctx);
     exit(FZ_EXIT_ERROR);
 }
 

@@ -50,8 +50,7 @@ int fz_dict_add(fz_dict_t *d, const uint8_t *tok, size_t len)
     return 1;
 }
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-                                                      ...)
+int fz_dict_error(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err && errlen) {
         va_list ap;
@@ -93,9 +92,9 @@ static int parse_value(const where_t *w, const char **p, uint8_t *tok)
     for (;; s++) {
         int c = (unsigned char)*s;
         if (c == '\0' || c == '\n' || c == '\r')
-            return fail(w->err, w->errlen,
-                        "%s:%u: unterminated string; end the value with a double quote", w->file,
-                        w->line);
+            return fz_dict_error(w->err, w->errlen,
+                                 "%s:%u: unterminated string; end the value with a double quote",
+                                 w->file, w->line);
         if (c == '"')
             break;
         if (c == '\\') {
@@ -106,19 +105,22 @@ static int parse_value(const where_t *w, const char **p, uint8_t *tok)
                 c = hex_value(s[1]) * 16 + hex_value(s[2]);
                 s += 2;
             } else {
-                return fail(w->err, w->errlen,
-                            "%s:%u: bad escape in value; use \\\\, \\\" or \\xNN (two hex digits)",
-                            w->file, w->line);
+                return fz_dict_error(
+                    w->err, w->errlen,
+                    "%s:%u: bad escape in value; use \\\\, \\\" or \\xNN (two hex digits)", w->file,
+                    w->line);
             }
         } else if (c < 32 || c > 126) {
-            return fail(w->err, w->errlen,
-                        "%s:%u: byte 0x%02x in value is not printable; write it as \\x%02x",
-                        w->file, w->line, c, c);
+            return fz_dict_error(
+                w->err, w->errlen,
+                "%s:%u: byte 0x%02x in value is not printable; write it as \\x%02x", w->file,
+                w->line, c, c);
         }
         if (n == FZ_DICT_TOKEN_MAX)
-            return fail(w->err, w->errlen,
-                        "%s:%u: token is longer than %d bytes; shorten it or split it in two",
-                        w->file, w->line, FZ_DICT_TOKEN_MAX);
+            return fz_dict_error(
+                w->err, w->errlen,
+                "%s:%u: token is longer than %d bytes; shorten it or split it in two", w->file,
+                w->line, FZ_DICT_TOKEN_MAX);
         tok[n++] = (uint8_t)c;
     }
     *p = s + 1;
@@ -144,34 +146,38 @@ static int parse_line(const where_t *w, const char *s, long max_level, uint8_t *
             char *end;
             level = strtol(s + 1, &end, 10);
             if (end == s + 1)
-                return fail(w->err, w->errlen, "%s:%u: '@' must be followed by a level number",
-                            w->file, w->line);
+                return fz_dict_error(w->err, w->errlen,
+                                     "%s:%u: '@' must be followed by a level number", w->file,
+                                     w->line);
             s = end;
         }
         while (*s == ' ' || *s == '\t')
             s++;
         if (*s++ != '=')
-            return fail(w->err, w->errlen,
-                        "%s:%u: expected name=\"value\" or \"value\"; check the line's syntax",
-                        w->file, w->line);
+            return fz_dict_error(
+                w->err, w->errlen,
+                "%s:%u: expected name=\"value\" or \"value\"; check the line's syntax", w->file,
+                w->line);
         while (*s == ' ' || *s == '\t')
             s++;
     }
     if (*s++ != '"')
-        return fail(w->err, w->errlen, "%s:%u: the value must start with a double quote", w->file,
-                    w->line);
+        return fz_dict_error(w->err, w->errlen, "%s:%u: the value must start with a double quote",
+                             w->file, w->line);
     int n = parse_value(w, &s, tok);
     if (n < 0)
         return -1;
     while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
         s++;
     if (*s != '\0' && *s != '#')
-        return fail(w->err, w->errlen,
-                    "%s:%u: unexpected text after the closing quote; escape quotes inside the "
-                    "value as \\\"",
-                    w->file, w->line);
+        return fz_dict_error(
+            w->err, w->errlen,
+            "%s:%u: unexpected text after the closing quote; escape quotes inside the "
+            "value as \\\"",
+            w->file, w->line);
     if (n == 0)
-        return fail(w->err, w->errlen, "%s:%u: empty value; remove the line", w->file, w->line);
+        return fz_dict_error(w->err, w->errlen, "%s:%u: empty value; remove the line", w->file,
+                             w->line);
     *len = (size_t)n;
     return level <= max_level;
 }
@@ -183,7 +189,7 @@ int fz_dict_parse(fz_dict_t *d, const char *buf, size_t len, const char *name, l
      * C strings, and the caller's buffer stays untouched. */
     char *text = malloc(len + 1);
     if (!text)
-        return fail(err, errlen, "%s: out of memory", name);
+        return fz_dict_error(err, errlen, "%s: out of memory", name);
     memcpy(text, buf, len);
     text[len] = 0;
     where_t w = {name, 0, err, errlen};
@@ -201,8 +207,8 @@ int fz_dict_parse(fz_dict_t *d, const char *buf, size_t len, const char *name, l
         if (rc == 1 && fz_dict_add(d, tok, n) == 1) {
             added++;
         } else if (rc == 1 && d->count == FZ_DICT_MAX_TOKENS) {
-            rc = fail(err, errlen, "%s:%u: more than %d tokens; use a smaller dictionary", name,
-                      w.line, FZ_DICT_MAX_TOKENS);
+            rc = fz_dict_error(err, errlen, "%s:%u: more than %d tokens; use a smaller dictionary",
+                               name, w.line, FZ_DICT_MAX_TOKENS);
             break;
         }
         if (!nl)

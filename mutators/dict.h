@@ -66,6 +66,12 @@ int fz_dict_add(fz_dict_t *d, const uint8_t *tok, size_t len);
 int fz_dict_parse(fz_dict_t *d, const char *buf, size_t len, const char *name, long level,
                   char *err, size_t errlen);
 
+/* A dictionary error: the message, printf-style, into err (which may be
+ * NULL).  Returns -1.  For the file side of -x (fz-fuzz/dictfile.c) too, so
+ * both report in one form. */
+__attribute__((format(printf, 3, 4))) int fz_dict_error(char *err, size_t errlen,
+                                                        const char *fmt, ...);
+
 /* Release the tokens; the dictionary is empty and reusable afterwards. */
 void fz_dict_free(fz_dict_t *d);
 

@@ -15,4 +15,4 @@ UNIT_TESTS += $(OBJ)/tests/check_report
 
 $(OBJ)/tests/check_report: tests/check_report.c $(OBJ)/libfzreport.a $(OBJ)/libfzcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS) -lm
+	$(CC) $(FZ_CFLAGS) $(CHECK_CFLAGS) -o $@ $(LINK_IN) $(CHECK_LIBS) -lm

@@ -1,45 +1,32 @@
 /*
  * lf-cli.c - libFuzzer's command line for harnesses linked with fz's driver
  * (part of lib/fz/fz-libfuzzer.o; libfuzzer.c calls __fz_lf_main when the
- * harness is run outside a fuzzer with arguments).
- *
- * `./harness [flags] CORPUS_DIR...` fuzzes with fz's engine: the driver
- * runs `fz-fuzz -q -i SEEDS -o TMP ... -- ./harness` (fz-fuzz found through
- * FZ_FUZZ, the bin/ of the fz that built the driver, or PATH), copies every
- * new queue entry into the first corpus directory under its SHA-1 (as
- * libFuzzer names corpus files), prints libFuzzer's progress lines, writes
- * the first crash as ARTIFACT_PREFIXcrash-<sha1> after showing its report,
- * and exits as libFuzzer does.  -merge=1 and -minimize_crash=1 run
- * fz-showmap and fz-tmin.  Plain files are run once each (reproduce mode,
- * libfuzzer.c).  A flag fz cannot honour is named on stderr.
- *
- * This code runs only in that outer process, never in a fuzzed child, so
- * it may use stdio and malloc freely.
+ * harness is run outside a fuzzer with arguments): the flag table (each
+ * flag once, with why fz does not honour the ones it does not), the checks
+ * libFuzzer makes before it starts, and the dispatch to a mode:
+ * reproduction and the corpus run (lf-corpus.c), fuzzing through fz-fuzz
+ * (lf-fuzz.c), -merge=1 (lf-merge.c), -minimize_crash=1 and
+ * -cleanse_crash=1 (lf-crash.c).
  */
 #define _GNU_SOURCE
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <limits.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fz-config.h"
 #include "fz-protocol.h"
-#include "fz-sha1.h"
 #include "runtime/lf-cli.h"
+#include "runtime/lf-corpus.h"
+#include "runtime/lf-crash.h"
+#include "runtime/lf-fuzz.h"
+#include "runtime/lf-merge.h"
+#include "runtime/lf-run.h"
+#include "runtime/lf-util.h"
 
 enum lf_kind {
     LF_INT,    /* -name=N, honoured */
@@ -177,12 +164,6 @@ static int parse_flag(lf_opts_t *o, const char *arg)
     return 0;
 }
 
-int __fz_lf_is_dir(const char *p)
-{
-    struct stat sb;
-    return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
 /* Returns 0, or an exit status after printing why. */
 int __fz_lf_parse_args(lf_opts_t *o, int argc, char **argv)
 {
@@ -258,183 +239,6 @@ void __fz_lf_usage(void)
                     lf_flags[i].note ? lf_flags[i].note : "as libFuzzer");
     fprintf(stderr, "Other libFuzzer flags are named on stderr and ignored.\n");
 }
-
-/* ---- Files ---- */
-
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The sorted non-hidden names in dir (malloc'ed); how many (0 if the
- * directory cannot be read). */
-size_t __fz_lf_list(const char *dir, char ***names)
-{
-    size_t n = 0;
-    *names = NULL;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.')
-            continue;
-        char **t = realloc(*names, (n + 1) * sizeof **names);
-        if (!t)
-            break;
-        *names = t;
-        if (((*names)[n] = strdup(e->d_name)))
-            n++;
-    }
-    closedir(d);
-    if (n)
-        qsort(*names, n, sizeof **names, cmp_name);
-    return n;
-}
-
-char *__fz_lf_path_join(const char *a, const char *b)
-{
-    char *p;
-    if (asprintf(&p, "%s/%s", a, b) < 0)
-        return NULL;
-    return p;
-}
-
-/* Reads at most FZ_MAX_INPUT bytes of a regular file; NULL if it is not one. */
-uint8_t *__fz_lf_read_file(const char *path, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    struct stat sb;
-    if (fd < 0)
-        return NULL;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > FZ_MAX_INPUT) {
-        close(fd);
-        return NULL;
-    }
-    uint8_t *buf = malloc((size_t)sb.st_size + 1);
-    ssize_t r = buf ? read(fd, buf, (size_t)sb.st_size) : -1;
-    close(fd);
-    if (r != sb.st_size) {
-        free(buf);
-        return NULL;
-    }
-    *len = (size_t)r;
-    return buf;
-}
-
-/* Writes path atomically (temp file + rename), so two harnesses sharing a
- * corpus directory never see half a file.  Returns 0 or -1. */
-int __fz_lf_write_atomic(const char *path, const uint8_t *buf, size_t len)
-{
-    char *tmp;
-    if (asprintf(&tmp, "%s.fz-tmp.%d", path, (int)getpid()) < 0)
-        return -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    int ok = fd >= 0 && write(fd, buf, len) == (ssize_t)len;
-    if (fd >= 0)
-        ok &= close(fd) == 0;
-    ok = ok && rename(tmp, path) == 0;
-    if (!ok)
-        unlink(tmp);
-    free(tmp);
-    return ok ? 0 : -1;
-}
-
-/* Copies buf into dir as its SHA-1; returns 1 if new, 0 if there, -1. */
-int __fz_lf_save_by_hash(const char *dir, const uint8_t *buf, size_t len, char hex[41])
-{
-    fz_sha1_hex(buf, len, hex);
-    char *p = __fz_lf_path_join(dir, hex);
-    int r = !p ? -1 : access(p, F_OK) == 0 ? 0 : __fz_lf_write_atomic(p, buf, len) == 0 ? 1 : -1;
-    free(p);
-    return r;
-}
-
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(p);
-}
-
-void __fz_lf_rm_tree(const char *dir)
-{
-    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-char *__fz_lf_find_tool(const char *name)
-{
-    const char *env = getenv("FZ_FUZZ");
-    char *p = NULL;
-    if (env && *env) { /* FZ_FUZZ names fz-fuzz; the other tools sit beside it */
-        const char *slash = strrchr(env, '/');
-        if (strcmp(name, "fz-fuzz") == 0)
-            p = strdup(env);
-        else if (slash && asprintf(&p, "%.*s/%s", (int)(slash - env), env, name) < 0)
-            p = NULL;
-        return p;
-    }
-#ifdef FZ_BINDIR
-    if (asprintf(&p, "%s/%s", FZ_BINDIR, name) >= 0 && access(p, X_OK) == 0)
-        return p;
-    free(p);
-#endif
-    const char *path = getenv("PATH");
-    char *copy = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
-    for (char *save = NULL, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        if (asprintf(&p, "%s/%s", *d ? d : ".", name) >= 0 && access(p, X_OK) == 0)
-            break;
-        free(p);
-        p = NULL;
-    }
-    free(copy);
-    return p;
-}
-
-char *__fz_lf_self_path(void)
-{
-    char buf[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0)
-        return NULL;
-    buf[n] = 0;
-    return strdup(buf);
-}
-
-/* Starts argv with stdout to out_fd (-1: inherited) and stdin from in_path
- * (NULL: inherited); returns the pid. */
-pid_t __fz_lf_spawn(char **argv, int out_fd, const char *in_path)
-{
-    fflush(NULL);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid != 0)
-        return pid;
-    /* The tool stops (SIGINT: it keeps what it found) when the driver
-     * dies, however it dies: no orphan fuzzing on with no limit. */
-    prctl(PR_SET_PDEATHSIG, SIGINT);
-    if (getppid() != parent)
-        _exit(127);
-    if (out_fd >= 0)
-        dup2(out_fd, 1);
-    if (in_path) {
-        int fd = open(in_path, O_RDONLY);
-        if (fd >= 0)
-            dup2(fd, 0);
-    }
-    execv(argv[0], argv);
-    fprintf(stderr, "ERROR: cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
-}
-
-int __fz_lf_wait_status(pid_t pid)
-{
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    return status;
-}
-
 
 int __fz_lf_driver;
 
@@ -512,57 +316,4 @@ int __fz_lf_main(int argc, char **argv)
     free(o.dirs);
     free(o.files);
     return rc;
-}
-
-/* libFuzzer's dictionary format: `name="value"` or `"value"` per line,
- * \\ \" and \xNN escapes, '#' comments, blank lines.  Returns 0, or 1
- * after naming the bad line as libFuzzer does. */
-int __fz_lf_check_dict(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "ERROR: cannot read the dictionary '%s': %s\n", path, strerror(errno));
-        return 1;
-    }
-    char line[8192];
-    int no = 0, entries = 0, bad = 0;
-    while (!bad && fgets(line, sizeof line, f)) {
-        no++;
-        line[strcspn(line, "\r\n")] = 0;
-        char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!*p || *p == '#')
-            continue;
-        char *q = strchr(p, '"');
-        char *end = p + strlen(p);
-        while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-            end--;
-        bad = !q || end - q < 2 || end[-1] != '"';
-        for (char *c = p; !bad && c < q; c++) /* the name: letters, digits, _ and = at its end */
-            bad = !(c[0] == '=' && c + 1 == q) && !(c[0] == '_' || c[0] == '@' || c[0] == '.' ||
-                                                     (c[0] >= '0' && c[0] <= '9') ||
-                                                     ((c[0] | 32) >= 'a' && (c[0] | 32) <= 'z'));
-        for (char *c = q ? q + 1 : NULL; !bad && c < end - 1; c++) {
-            if (*c == '\\') {
-                if (c[1] == '\\' || c[1] == '"')
-                    c++;
-                else if (c[1] == 'x' && c + 3 < end - 1 && isxdigit((unsigned char)c[2]) &&
-                         isxdigit((unsigned char)c[3]))
-                    c += 3;
-                else
-                    bad = 1;
-            } else if (*c == '"' || (unsigned char)*c < 32 || (unsigned char)*c >= 127) {
-                bad = 1;
-            }
-        }
-        entries += !bad;
-    }
-    fclose(f);
-    if (bad) {
-        fprintf(stderr, "ParseDictionaryFile: error in line %d\n\t\t%s\n", no, line);
-        return 1;
-    }
-    fprintf(stderr, "Dictionary: %d entries\n", entries);
-    return 0;
 }

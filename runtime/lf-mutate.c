@@ -31,7 +31,7 @@
 #include "fz-protocol.h"
 #include "mutators/mutate.h"
 #include "mutators/rng.h"
-#include "runtime/lf-cli.h"
+#include "runtime/lf-mutate.h"
 
 #define FZ_LF_EXPORT __attribute__((visibility("default")))
 

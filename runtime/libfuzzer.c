@@ -28,6 +28,8 @@
 #include "fz-config.h"
 #include "fz-protocol.h"
 #include "runtime/lf-cli.h"
+#include "runtime/lf-mutate.h"
+#include "runtime/lf-run.h"
 
 /* Inputs per child before it is replaced by a fresh fork: large enough that
  * forks are rare, small enough that slow leaks in a harness cannot pile up
@@ -51,7 +53,7 @@ __attribute__((visibility("default"))) int __afl_sharedmem_fuzzing = 1;
 __attribute__((used)) static const char sig_persistent[] = FZ_SIG_PERSISTENT;
 __attribute__((used)) static const char sig_defer[] = FZ_SIG_DEFER;
 
-/* Resource checks inside a fuzzed child (lf-modes.c passes the limits
+/* Resource checks inside a fuzzed child (lf-fuzz.c passes the limits
  * through the environment when it runs fz-fuzz): an input over a limit,
  * or one that leaks, aborts, so the fuzzer keeps it as a crash; the
  * driver runs it again in process, where lf-run.c names what it is

@@ -5,8 +5,9 @@
 # -O2 -fPIC (usable in PIE, non-PIE and shared links) and never instrumented.
 RT_CFLAGS = -std=gnu11 -O2 -g -fPIC -Wall -Wextra -Iinclude -I. -MMD -MP \
 	-fno-stack-protector -fvisibility=hidden
-RT_SRCS := runtime/rt-map.c runtime/rt-input.c runtime/rt-fsrv.c runtime/rt-diag.c \
-	runtime/rt-crash.c runtime/rt-cmp.c
+RT_SRCS := runtime/rt-map.c runtime/rt-input.c runtime/rt-fsrv.c runtime/rt-proc.c runtime/rt-direct.c \
+	runtime/rt-loop.c runtime/rt-diag.c \
+	runtime/rt-crash.c runtime/rt-site.c runtime/rt-san.c runtime/rt-unwind.c runtime/rt-cmp.c
 RT_OBJS := $(RT_SRCS:%.c=$(OBJ)/rt/%.o)
 
 ALL += $(LIBFZ)/fz-rt.o $(LIBFZ)/fz-libfuzzer.o
@@ -26,7 +27,8 @@ $(LIBFZ)/fz-rt.o: $(RT_OBJS)
 # build/libfzmut.a compiled again -fPIC, joined with lf-mutate.o into one
 # object whose symbols are all made local but the three the driver calls
 # (lf-mutate.o), so the engine's names never clash with a harness's.
-LF_SRCS := runtime/libfuzzer.c runtime/lf-cli.c runtime/lf-modes.c runtime/lf-run.c
+LF_SRCS := runtime/libfuzzer.c runtime/lf-cli.c runtime/lf-util.c runtime/lf-corpus.c \
+	runtime/lf-run.c runtime/lf-report.c runtime/lf-stack.c runtime/lf-fuzz.c runtime/lf-merge.c runtime/lf-crash.c
 LF_MUT_SRCS := runtime/lf-mutate.c mutators/rng.c mutators/dict.c mutators/mutate.c
 LF_OBJS := $(LF_SRCS:%.c=$(OBJ)/rt/%.o) $(OBJ)/rt/lf-mutate-all.o
 
@@ -35,9 +37,9 @@ $(OBJ)/rt/lf-mutate-all.o: $(LF_MUT_SRCS:%.c=$(OBJ)/rt/%.o)
 	objcopy -G LLVMFuzzerMutate -G __fz_lf_custom_init -G __fz_lf_custom_apply $@.tmp $@
 	rm -f $@.tmp
 LF_BINDIR ?= $(abspath $(BIN))
-$(OBJ)/rt/runtime/lf-cli.o: RT_CFLAGS += -DFZ_BINDIR='"$(LF_BINDIR)"'
+$(OBJ)/rt/runtime/lf-util.o: RT_CFLAGS += -DFZ_BINDIR='"$(LF_BINDIR)"'
 # No debug information in the driver: symbolizers then name its frames by
-# their symbols, fuzzer::fz::... (lf-cli.h, LF_FRAME), which crash-state
+# their symbols, fuzzer::fz::... (lf.h, LF_FRAME), which crash-state
 # tools skip as libFuzzer's own.
 $(LF_SRCS:%.c=$(OBJ)/rt/%.o) $(LF_MUT_SRCS:%.c=$(OBJ)/rt/%.o): RT_CFLAGS += -g0
 
@@ -49,8 +51,8 @@ $(LIBFZ)/fz-libfuzzer.o: $(LF_OBJS)
 .PHONY: lf-driver-install
 lf-driver-install:
 	@mkdir -p $(OBJ)/rt/installed
-	$(CC) $(RT_CFLAGS) -g0 -DFZ_BINDIR='"$(PREFIX)/bin"' -c runtime/lf-cli.c -o $(OBJ)/rt/installed/lf-cli.o
-	ld -r $(filter-out $(OBJ)/rt/runtime/lf-cli.o,$(LF_OBJS)) $(OBJ)/rt/installed/lf-cli.o \
+	$(CC) $(RT_CFLAGS) -g0 -DFZ_BINDIR='"$(PREFIX)/bin"' -c runtime/lf-util.c -o $(OBJ)/rt/installed/lf-util.o
+	ld -r $(filter-out $(OBJ)/rt/runtime/lf-util.o,$(LF_OBJS)) $(OBJ)/rt/installed/lf-util.o \
 		-o $(DESTDIR)$(PREFIX)/lib/fz/fz-libfuzzer.o
 
 # Protocol unit test: a minimal fuzzer in tests/check_runtime.c drives two

@@ -30,7 +30,7 @@
 
 #include "fz-cmplog.h"
 #include "fz-protocol.h"
-#include "runtime/rt.h"
+#include "runtime/rt-cmp.h"
 
 #define FZ_RT_EXPORT __attribute__((visibility("default")))
 

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "fz-protocol.h"
-#include "runtime/rt.h"
+#include "runtime/rt-diag.h"
 
 /* Signals whose handler decides whether a crash is seen at all. */
 static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
@@ -49,6 +49,7 @@ static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 static struct {
     fz_diag_t *page;                  /* NULL: nobody listens */
     void *at_load[N_CRASH_SIGS];      /* handlers when the runtime loaded */
+    const void *own;                  /* the runtime's crash handler (rt-crash.c) */
     volatile sig_atomic_t in_run;     /* this process is a fuzzed child */
     unsigned peeks_left;              /* forkserver: comm comparisons to go */
     char comm[16];                    /* forkserver: its own /proc comm */
@@ -157,13 +158,18 @@ void __fz_rt_diag_check_handlers(void)
             continue;
         void *h = handler_of(&sa);
         if (h != (void *)SIG_DFL && h != (void *)SIG_IGN && h != dg.at_load[i] &&
-            !__fz_rt_crash_is_handler(h))
+            h != dg.own)
             sigs |= 1u << crash_sigs[i];
     }
     if (sigs) {
         __atomic_or_fetch(&dg.page->handler_sigs, sigs, __ATOMIC_RELAXED);
         flag(FZ_DIAG_HANDLER);
     }
+}
+
+void __fz_rt_diag_own_handler(const void *h)
+{
+    dg.own = h;
 }
 
 fz_diag_t *__fz_rt_diag_page(void)

@@ -17,7 +17,7 @@
 
 #include "fz-config.h"
 #include "fz-protocol.h"
-#include "runtime/rt.h"
+#include "runtime/rt-input.h"
 
 #define FZ_RT_EXPORT __attribute__((visibility("default")))
 

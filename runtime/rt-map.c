@@ -23,7 +23,9 @@
 #include "fz-buckets.h"
 #include "fz-config.h"
 #include "fz-protocol.h"
-#include "runtime/rt.h"
+#include "runtime/rt-diag.h"
+#include "runtime/rt-map.h"
+#include "runtime/rt-site.h"
 
 /* Modules whose map pointers the runtime remembers, so it can point them
  * back at their scratch counters after the last persistent iteration.  A
@@ -135,7 +137,7 @@ __attribute__((visibility("default"))) void __fz_register(uint8_t **area, uint32
     rt_map.needed += n;
     if (!rt_map.map || base + n > rt_map.cap)
         return;
-    __fz_rt_crash_note_module(area);
+    __fz_rt_site_note_module(area);
     if (rt_map.nmods < FZ_RT_MAX_MODULES)
         rt_map.mods[rt_map.nmods++] = (struct fz_rt_module){area, *area};
     *area = rt_map.map + base;

@@ -15,6 +15,8 @@
 #include "mutators/dict.h"
 #include "tests/check-run.h"
 
+const char *fz_log_prog = "check_dict"; /* core/fileio.c speaks through fz-log.h */
+
 static char tmpdir[64];
 
 static void setup(void)

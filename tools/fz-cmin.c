@@ -1,5 +1,5 @@
 /*
- * cmin_main.c - fz-cmin: corpus minimization as afl-cmin does it.  Every
+ * fz-cmin.c - fz-cmin: corpus minimization as afl-cmin does it.  Every
  * file of the input directory is run once; each (edge, bucket) tuple it
  * reaches is credited to the smallest file reaching it; then tuples are
  * taken in order and, for each one not yet covered, its smallest file is

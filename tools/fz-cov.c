@@ -29,9 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/fsrv.h"
+#include "core/exec.h"
 #include "core/fileio.h"
 #include "core/opts.h"
+#include "fz-clock.h"
+#include "fz-hash.h"
 #include "fz-log.h"
 #include "fz-version.h"
 #include "report/campaign.h"
@@ -67,14 +69,6 @@ static void usage(void)
             "  --version  print fz's version\n"
             "  tools: FZ_GCOV (gcov), FZ_LLVM_PROFDATA (llvm-profdata), FZ_LLVM_COV (llvm-cov)\n");
     exit(FZ_EXIT_ERROR);
-}
-
-static uint64_t hash(const uint8_t *b, size_t n)
-{
-    uint64_t h = 1469598103934665603ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
 }
 
 /* 1 if a file with this content hash was added before; else records it. */
@@ -132,7 +126,7 @@ static void add_dir(inputs_t *in, const char *dir, size_t *counter)
             if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
                 buf = fz_file_read(p, 0, FZ_FILE_REGULAR, &len);
         }
-        if (buf && seen_before(in, hash(buf, len)))
+        if (buf && seen_before(in, fz_hash_bytes(buf, len)))
             in->dups++;
         else if (buf) {
             add_input(in, p);
@@ -197,14 +191,14 @@ static void reset_data(const char *data)
         fz_die("cannot make '%s' again: %m", data);
 }
 
-static void start(fz_fsrv_t *fs, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *data)
+static void start(fz_exec_t *x, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *data)
 {
     char err[512] = "";
     char *so = preload_path();
     if (so) {
         setenv("LD_PRELOAD", so, 1);
         setenv("FZ_COV_FSRV", "1", 1);
-        int rc = fz_fsrv_start(fs, cfg, err, sizeof err);
+        int rc = fz_exec_start(x, cfg, FZ_EXEC_RAW, err, sizeof err);
         unsetenv("LD_PRELOAD");
         unsetenv("FZ_COV_FSRV");
         free(so);
@@ -222,15 +216,8 @@ static void start(fz_fsrv_t *fs, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *d
                 "input, which is slower (reinstall fz)");
     }
     cfg->blind = 1;
-    if (fz_fsrv_start(fs, cfg, err, sizeof err))
+    if (fz_exec_start(x, cfg, FZ_EXEC_RAW, err, sizeof err))
         fz_die("%s", err);
-}
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* A long replay says how far it is, a plain line every REPLAY_NOTE_MS. */
@@ -238,13 +225,13 @@ static uint64_t now_ms(void)
 
 static void replay(const inputs_t *in, fz_fsrv_cfg_t *cfg, replay_t *rp, const char *data)
 {
-    fz_fsrv_t fs;
-    start(&fs, cfg, rp, data);
-    uint64_t t0 = now_ms(), next = t0 + REPLAY_NOTE_MS;
+    fz_exec_t x;
+    start(&x, cfg, rp, data);
+    uint64_t t0 = fz_clock_us() / 1000, next = t0 + REPLAY_NOTE_MS;
     for (size_t i = 0; i < in->n; i++) {
-        if (i % 64 == 0 && now_ms() >= next) {
+        if (i % 64 == 0 && fz_clock_us() / 1000 >= next) {
             fz_info("%zu of %zu inputs replayed (%.0f/s)", i, in->n,
-                    i * 1000.0 / (double)(now_ms() - t0));
+                    i * 1000.0 / (double)(fz_clock_us() / 1000 - t0));
             next += REPLAY_NOTE_MS;
         }
         size_t len;
@@ -253,20 +240,20 @@ static void replay(const inputs_t *in, fz_fsrv_cfg_t *cfg, replay_t *rp, const c
             fz_warn("cannot read '%s': %m; skipped", in->paths[i]);
             continue;
         }
-        fz_run_result_t r =
-            fz_fsrv_run(&fs, buf, len, 0); /* no map wanted: core/exec.h would classify it */
+        fz_exec_rec_t rec; /* no map wanted: FZ_EXEC_RAW leaves it as it is */
+        fz_run_result_t r = fz_exec_run(&x, buf, len, 0, &rec);
         free(buf);
         if (r == FZ_RUN_ERROR) {
-            char msg[sizeof fs.errmsg];
-            memcpy(msg, fs.errmsg, sizeof msg);
-            fz_fsrv_stop(&fs);
+            char msg[FZ_FSRV_ERRLEN];
+            memcpy(msg, fz_exec_errmsg(&x), sizeof msg);
+            fz_exec_stop(&x);
             fz_die("replaying '%s': %s", in->paths[i], msg);
         }
         rp->ok += r == FZ_RUN_OK;
         rp->crashed += r == FZ_RUN_CRASH;
         rp->hung += r == FZ_RUN_HANG;
     }
-    fz_fsrv_stop(&fs);
+    fz_exec_stop(&x);
 }
 
 /* Runs argv (cwd: dir, or ours) and returns its stdout, NUL-terminated;

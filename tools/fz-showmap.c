@@ -1,5 +1,5 @@
 /*
- * showmap_main.c - fz-showmap: run a target once on the input read from
+ * fz-showmap.c - fz-showmap: run a target once on the input read from
  * stdin and write its coverage map as "SLOT:VALUE" lines, as afl-showmap
  * does.  Exit status: 0 the target ran, 2 it timed out, 3 it crashed,
  * 1 usage or set-up error (docs/tools.md).
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
     fz_exec_rec_t rec;
     fz_run_result_t r = fz_exec_run(&x, buf, len, 0, &rec);
     if (r == FZ_RUN_ERROR) {
-        char msg[sizeof x.fs.errmsg];
+        char msg[FZ_FSRV_ERRLEN];
         memcpy(msg, fz_exec_errmsg(&x), sizeof msg);
         fz_exec_stop(&x);
         fz_die("%s", msg);

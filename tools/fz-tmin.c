@@ -1,5 +1,5 @@
 /*
- * tmin_main.c - fz-tmin: minimize one input file, keeping its crash (same
+ * fz-tmin.c - fz-tmin: minimize one input file, keeping its crash (same
  * signal) or, when it does not crash, every coverage bit it reaches.  The
  * work is done by minimize.c; this file parses options and reports.
  */
@@ -35,7 +35,7 @@ static void usage(void)
 /* Dies with a message for a forkserver failure, after cleaning up. */
 static void die_exec(fz_exec_t *x)
 {
-    char msg[sizeof x->fs.errmsg];
+    char msg[FZ_FSRV_ERRLEN];
     memcpy(msg, fz_exec_errmsg(x), sizeof msg);
     fz_exec_stop(x);
     fz_die("%s", msg);

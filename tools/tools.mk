@@ -10,7 +10,7 @@ $(BIN)/fz-tmin: $(OBJ)/tools/fz-tmin.o build/libfzcore.a build/libfzmut.a
 $(BIN)/fz-cmin: $(OBJ)/tools/fz-cmin.o build/libfzcore.a build/libfzmut.a
 $(CORE_TOOLS):
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) -o $@ $^
+	$(CC) $(FZ_CFLAGS) -o $@ $(LINK_IN)
 
 # The report tools: HTML pages from an output directory (report/).
 REPORT_TOOLS := $(BIN)/fz-plot $(BIN)/fz-cov
@@ -20,7 +20,7 @@ $(BIN)/fz-plot: $(OBJ)/tools/fz-plot.o build/libfzreport.a build/libfzcore.a
 $(BIN)/fz-cov: $(OBJ)/tools/fz-cov.o build/libfzreport.a build/libfzcore.a build/libfzmut.a
 $(REPORT_TOOLS):
 	@mkdir -p $(dir $@)
-	$(CC) $(FZ_CFLAGS) -o $@ $^ -lm
+	$(CC) $(FZ_CFLAGS) -o $@ $(LINK_IN) -lm
 
 # fz-cov's forkserver, preloaded into the coverage build it replays through.
 $(LIBFZ)/fz-cov-rt.so: tools/fz-cov-rt.c include/fz-protocol.h

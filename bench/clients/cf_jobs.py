@@ -5,10 +5,12 @@ The verdict is what ClusterFuzz decides from the run (crash found or not,
 crash type and state from its stack analyzer, artifacts, stats); numbers
 that may differ between engines come after a ';'.
 
-  python3 cf_jobs.py CLUSTERFUZZ_SRC TARGET INPUTS_DIR WORK_DIR FUZZ_SECONDS
+  python3 cf_jobs.py CLUSTERFUZZ_SRC TARGET INPUTS_DIR WORK_DIR FUZZ_SECONDS [plain]
 
-INPUTS_DIR holds seeds/, crash, hang, oom, leak (bench/clients.sh makes
-them).  Imports the engine never needs on these jobs are stood in for by
+INPUTS_DIR holds seeds/, crash, hang, oom, leak, abrt, segv
+(bench/clients.sh makes them).  With `plain` (a TARGET built without a
+sanitizer) only the reproductions of abrt and segv run: what libFuzzer's
+own signal handler prints, symbolized, is all the analyzer gets.  Imports the engine never needs on these jobs are stood in for by
 cf_stubs.py."""
 import os
 import shutil
@@ -17,6 +19,7 @@ import traceback
 
 cf_src, target, inputs, work, secs = sys.argv[1:6]
 secs = int(secs)
+plain = sys.argv[6:7] == ['plain']
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, cf_src)
 import cf_stubs  # noqa: E402
@@ -93,6 +96,44 @@ crash_file = os.path.join(inputs, 'crash')
 found = {}
 
 
+def reproduce(name, path, args, triggers=False):
+    @job(name)
+    def _r():
+        if triggers:
+            os.environ['ZC_TRIGGERS'] = '1'
+        try:
+            res = eng.reproduce(target, path, args, 120)
+        finally:
+            os.environ.pop('ZC_TRIGGERS', None)
+        out = res.output or ''
+        open(os.path.join(work, name.replace(' ', '_') + '.log'), 'w').write(out)
+        return 'exit %s, %s; %.1fs' % (res.return_code, analyze(out), res.time_executed)
+
+
+if plain:
+    # The verdict is the crash state (how ClusterFuzz groups the bug); the
+    # exit code and crash type come after the ';': clang's -fsanitize=fuzzer
+    # links UBSan's runtime, whose own SEGV report (exit 1, a Null-deref
+    # type) stands where libFuzzer's and fz's deadly signal (77,
+    # Fatal-signal) do.
+    for k in ('abrt', 'segv'):
+        @job('reproduce %s (no sanitizer)' % k)
+        def _p():
+            os.environ['ZC_TRIGGERS'] = '1'
+            try:
+                res = eng.reproduce(target, os.path.join(inputs, k),
+                                    ['-rss_limit_mb=2560', '-timeout=60'], 120)
+            finally:
+                os.environ.pop('ZC_TRIGGERS', None)
+            out = res.output or ''
+            open(os.path.join(work, 'reproduce-%s-plain.log' % k), 'w').write(out)
+            t = analyze(out)
+            state = t[t.index('['):] if '[' in t else t
+            return '%s, state %s; exit %s, %s' % ('crash' if res.return_code else 'no crash',
+                                                  state, res.return_code, t[:t.find(' [')])
+    sys.exit(0)
+
+
 @job('fuzz')
 def _fuzz():
     opts = eng.prepare(corpus, target, os.path.dirname(target))
@@ -117,20 +158,6 @@ def _fuzz():
 @job('two-step merge supported')
 def _two_step():
     return 'yes' if lf_engine._is_multistep_merge_supported(target) else 'no'
-
-
-def reproduce(name, path, args, triggers=False):
-    @job(name)
-    def _r():
-        if triggers:
-            os.environ['ZC_TRIGGERS'] = '1'
-        try:
-            res = eng.reproduce(target, path, args, 120)
-        finally:
-            os.environ.pop('ZC_TRIGGERS', None)
-        out = res.output or ''
-        open(os.path.join(work, name.replace(' ', '_') + '.log'), 'w').write(out)
-        return 'exit %s, %s; %.1fs' % (res.return_code, analyze(out), res.time_executed)
 
 
 reproduce('reproduce crash', crash_file, ['-rss_limit_mb=2560', '-timeout=60'])

@@ -7,9 +7,10 @@
  *
  * With ZC_TRIGGERS=1 in the environment (the reproduction jobs only, so
  * fuzzing never stumbles on them) an input that starts with "ZC:" followed
- * by OOM, LEAK, HANG or ABRT allocates 3 GiB, leaks, loops for ever or
- * aborts.  ZC_NOBUG=1 turns the planted bug off (bench/clients.sh's speed
- * rows time -runs=N, which must not end at the bug).
+ * by OOM, LEAK, HANG, ABRT or SEGV allocates 3 GiB, leaks, loops for ever,
+ * aborts or writes through a null pointer.  ZC_NOBUG=1 turns the planted
+ * bug off (bench/clients.sh's speed rows time -runs=N, which must not end
+ * at the bug).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -50,6 +51,9 @@ static void trigger(const uint8_t *d, size_t n)
             ;
     } else if (n >= 7 && !memcmp(d + 3, "ABRT", 4)) {
         abort();
+    } else if (n >= 7 && !memcmp(d + 3, "SEGV", 4)) {
+        volatile int *volatile p = NULL; /* volatile: no compiler drops the write */
+        *p = 1;
     }
 }
 

@@ -2,7 +2,7 @@
 # faults_fsrv.sh - no found crash or queue entry is lost when an input makes
 # the target kill its own forkserver (issue 24 pt 3, issue 26 pt 4;
 # docs/faults.md): at each point of fz-fuzz's work (crash minimization,
-# trimming, calibration, a hang's confirmation, input-to-state, a sync
+# trimming, by fz or by an AFL++ custom mutator, calibration, a hang's confirmation, input-to-state, a sync
 # import, the seeds, a resume's re-run of saved crashes) and in persistent
 # and libFuzzer-harness targets, the input that killed it is saved in
 # crashes/ (sig:09), a crash being minimized is saved too, and the run ends
@@ -45,6 +45,48 @@ ok "min: the crash being minimized is saved too"
 # itself, before trimming gets there.
 KILL_ENV=FZ_NO_CMPLOG=1 killed trim s16 trim trimming q
 killed calib s4 calib calibration q
+# An AFL++ custom mutator's trim (fz-fuzz/custom.c) in place of fz's own:
+# it drops the last byte of a 'q' entry while coverage stays, down to the
+# 8 bytes that kill the forkserver.
+cat >ct.c <<'EOT'
+#include <stddef.h>
+#include <string.h>
+static unsigned char cur[64];
+static size_t cur_len;
+static int done;
+void *afl_custom_init(void *afl, unsigned int seed)
+{
+    (void)afl;
+    (void)seed;
+    return cur;
+}
+int afl_custom_init_trim(void *d, unsigned char *buf, size_t n)
+{
+    (void)d;
+    if (!n || n > sizeof cur || buf[0] != 'q')
+        return 0;
+    memcpy(cur, buf, n);
+    cur_len = n;
+    done = 0;
+    return (int)n - 1;
+}
+size_t afl_custom_trim(void *d, unsigned char **out)
+{
+    (void)d;
+    *out = cur;
+    return cur_len - 1;
+}
+int afl_custom_post_trim(void *d, unsigned char ok)
+{
+    (void)d;
+    if (!ok)
+        return 1 << 20;
+    cur_len--;
+    return ++done;
+}
+EOT
+plaincc -shared -fPIC -O2 -o ct.so ct.c || fail "cannot build the trimming mutator"
+KILL_ENV="FZ_NO_CMPLOG=1 AFL_CUSTOM_MUTATOR_LIBRARY=$PWD/ct.so" killed ctrim s16 trim trimming q
 killed hang s4 hang "a hang's confirmation" h
 killed i2s s4 i2s fuzzing 'KILLME!!'
 

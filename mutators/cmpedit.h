@@ -1,18 +1,19 @@
 /*
- * i2s.h - the pure half of input-to-state solving (RedQueen's idea; AFL++
+ * cmpedit.h - the pure half of input-to-state solving (RedQueen's idea; AFL++
  * calls it CmpLog): comparisons read out of a comparison log
  * (include/fz-cmplog.h) become records, and a record plus the input that
  * produced it becomes a short list of edits that put one operand where the
  * input holds the other.  Also: which records a changed input broke (the
  * chained-check repair), which ones the input drives (colourization), and
- * which operands look like dictionary tokens.
+ * which operands look like dictionary tokens.  Records are fz_cmp_*,
+ * edits fz_cmpedit_* (the stage that uses them is fz-fuzz/i2s.c, fz_i2s_*).
  *
  * No I/O, no target runs, no randomness: fz-fuzz/i2s.c runs the target and
- * decides what to keep; tests/check_i2s.c drives all of this with logs
+ * decides what to keep; tests/check_cmpedit.c drives all of this with logs
  * written by hand.
  */
-#ifndef FZ_MUT_I2S_H
-#define FZ_MUT_I2S_H
+#ifndef FZ_MUT_CMPEDIT_H
+#define FZ_MUT_CMPEDIT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -85,7 +86,7 @@ uint32_t fz_cmp_broken(const fz_cmp_list_t *parent, const fz_cmp_list_t *now, ui
 int fz_cmp_taint_rank(const fz_cmp_rec_t *r, const fz_cmp_list_t *colour);
 
 /* Longest bytes an edit inserts: a string operand, or a decimal number. */
-#define FZ_I2S_INS_MAX 32
+#define FZ_CMPEDIT_INS_MAX 32
 
 /* One candidate: replace in[pos .. pos+del) by ins[0 .. ins_len), then,
  * if resize is not 0, cut the result to resize bytes or pad it with zero
@@ -97,52 +98,51 @@ typedef struct {
     uint32_t resize; /* length after the edit; 0: as the splice leaves it */
     uint8_t ins_len;
     uint8_t confirmed; /* the coloured run agrees the operand comes from here */
-    uint8_t ins[FZ_I2S_INS_MAX];
-} fz_i2s_edit_t;
+    uint8_t ins[FZ_CMPEDIT_INS_MAX];
+} fz_cmpedit_t;
 
-/* fz_i2s_edits flags. */
-#define FZ_I2S_DRIVEN 1u /* the record is known to follow the input (it broke
-                            after an edit, or changed with the colour): also
-                            try the fixes that need no operand in the input,
-                            the checksum adjustments */
+/* fz_cmpedit_make flags.  DRIVEN: the record is known to follow the input
+ * (it broke after an edit, or changed with the colour): also try the fixes
+ * that need no operand in the input, the checksum adjustments. */
+#define FZ_CMPEDIT_DRIVEN 1u
 
 /* Bytes at the front of the input searched for a field an operand is a
  * transform of (operand = a * field + b): each position is read at four
  * widths and both byte orders, so this search costs more than finding a
  * copy, and the fields such checks read (counts, sizes) are in headers. */
-#define FZ_I2S_AFFINE_SCAN 1024u
+#define FZ_CMPEDIT_AFFINE_SCAN 1024u
 
 /* Without the coloured run to confirm it, operand = a * field + b is
  * believed only when compared with the input's length, for 2-byte or
  * wider fields and |b| up to this (a header's size, "length minus the 6
  * header bytes"). */
-#define FZ_I2S_AFFINE_B 64
+#define FZ_CMPEDIT_AFFINE_B 64
 
 /* Colour-confirmed transform edits per operand at most: a value built
  * from input bits (a decoder's bit buffer) matches many (a, b, field) by
  * chance, and on zlib, unbounded, they doubled the stage's runs for no
  * more coverage.  (Unconfirmed ones, against the length only, are few.) */
-#define FZ_I2S_AFFINE_EDITS 4
+#define FZ_CMPEDIT_AFFINE_EDITS 4
 
 /* A value within this of the input's length is taken for the length plus
  * a constant (n - 6, n + 2) when it is compared with a transform of a
  * field: the edit then also resizes the input. */
-#define FZ_I2S_LEN_SLACK 64
+#define FZ_CMPEDIT_LEN_SLACK 64
 
 /* Longest an input is grown to satisfy a length check: at most twice its
  * length or this many bytes more. */
-#define FZ_I2S_GROW_MAX 4096u
+#define FZ_CMPEDIT_GROW_MAX 4096u
 
 /* Occurrences of one pattern looked at: where the coloured run confirms
  * it first, then the first and the last ones in the input (a trailer's
  * checksum byte is the last of many equal bytes in a uniform seed). */
-#define FZ_I2S_POS_MAX 16
+#define FZ_CMPEDIT_POS_MAX 16
 
 /* Bytes of the input searched for operands: its first 256 KiB.  One
  * comparison is looked for in some 50 encodings; over a whole 1 MiB input
  * and thousands of comparisons that would take seconds per entry, and the
  * headers, keywords and fields compares read are near the front. */
-#define FZ_I2S_SCAN_MAX (256u << 10)
+#define FZ_CMPEDIT_SCAN_MAX (256u << 10)
 
 /*
  * The edits that make record r come out the other way, for the input that
@@ -157,18 +157,18 @@ typedef struct {
  * Integers that are not a copy of input bytes:
  *  - a transform of a field, operand = a * field + b (a in 1, 2, 3, 4, 8,
  *    16; the field 1, 2, 4 or 8 bytes, either byte order, in the first
- *    FZ_I2S_AFFINE_SCAN bytes; confirmed by the coloured run, or compared
+ *    FZ_CMPEDIT_AFFINE_SCAN bytes; confirmed by the coloured run, or compared
  *    with the input's length): the field gets (other - b) / a; when that
  *    does not divide and the other operand is the input's length, the
  *    input is also cut (or padded) so that it does;
  *  - the input's length compared with a constant (n < 8): the input is
  *    cut or padded with zeros to the length wanted;
- *  - with FZ_I2S_DRIVEN, a computed value neither found in the input nor
+ *  - with FZ_CMPEDIT_DRIVEN, a computed value neither found in the input nor
  *    the length (a sum or xor over a range compared with a constant or a
  *    checksum in the input): a byte near the end is adjusted by the
  *    difference, added and xored in.
  *
- * Only in[0 .. FZ_I2S_SCAN_MAX) is searched, and a longer input is
+ * Only in[0 .. FZ_CMPEDIT_SCAN_MAX) is searched, and a longer input is
  * treated as ending there (an overwrite near that end may reach past it).
  *
  * colour / cin (both optional): the same record from the run on the
@@ -177,13 +177,14 @@ typedef struct {
  * confirmed edits come first.  Writes at most cap edits, best first, with
  * no two alike; returns the count.
  */
-size_t fz_i2s_edits(const fz_cmp_rec_t *r, const uint8_t *in, size_t len, const fz_cmp_rec_t *colour,
-                    const uint8_t *cin, unsigned flags, fz_i2s_edit_t *out, size_t cap);
+size_t fz_cmpedit_make(const fz_cmp_rec_t *r, const uint8_t *in, size_t len,
+                       const fz_cmp_rec_t *colour, const uint8_t *cin, unsigned flags,
+                       fz_cmpedit_t *out, size_t cap);
 
 /* out = in with edit e applied (and resized), at most max bytes.  Returns
  * the length. */
-size_t fz_i2s_apply(const uint8_t *in, size_t len, const fz_i2s_edit_t *e, uint8_t *out,
-                    size_t max);
+size_t fz_cmpedit_apply(const uint8_t *in, size_t len, const fz_cmpedit_t *e, uint8_t *out,
+                        size_t max);
 
 /* Dictionary tokens: the operand of r on `side` (0 or 1) as a token for
  * havoc, if it looks like one: 2..32 bytes, not found in the input (input
@@ -193,6 +194,7 @@ size_t fz_i2s_apply(const uint8_t *in, size_t len, const fz_i2s_edit_t *e, uint8
  * non-zero (a magic number).  Integers are written little-endian in the
  * smallest of 2, 4, 8 bytes that holds them.  Returns the token length
  * (written to tok, FZ_CMP_STR_MAX bytes of room) or 0. */
-size_t fz_i2s_token(const fz_cmp_rec_t *r, int side, const uint8_t *in, size_t len, uint8_t *tok);
+size_t fz_cmpedit_token(const fz_cmp_rec_t *r, int side, const uint8_t *in, size_t len,
+                        uint8_t *tok);
 
 #endif

@@ -1,8 +1,8 @@
 /*
- * i2s.c - comparison records and the input-to-state edits (see i2s.h).
+ * cmpedit.c - comparison records and the edits made from them (see cmpedit.h).
  */
 #define _GNU_SOURCE
-#include "mutators/i2s.h"
+#include "mutators/cmpedit.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -244,17 +244,17 @@ int fz_cmp_taint_rank(const fz_cmp_rec_t *r, const fz_cmp_list_t *colour)
 /* ---- edits ------------------------------------------------------------ */
 
 typedef struct {
-    fz_i2s_edit_t *out;
+    fz_cmpedit_t *out;
     size_t n, cap;
 } edits_t;
 
 static void push_sized(edits_t *E, uint32_t pos, uint32_t del, const uint8_t *ins,
                        size_t ins_len, uint32_t resize, int confirmed)
 {
-    if (ins_len > FZ_I2S_INS_MAX)
-        ins_len = FZ_I2S_INS_MAX;
+    if (ins_len > FZ_CMPEDIT_INS_MAX)
+        ins_len = FZ_CMPEDIT_INS_MAX;
     for (size_t i = 0; i < E->n; i++) {
-        fz_i2s_edit_t *o = &E->out[i];
+        fz_cmpedit_t *o = &E->out[i];
         if (o->pos == pos && o->del == del && o->ins_len == ins_len && o->resize == resize &&
             !memcmp(o->ins, ins, ins_len)) {
             o->confirmed |= (uint8_t)confirmed;
@@ -263,7 +263,7 @@ static void push_sized(edits_t *E, uint32_t pos, uint32_t del, const uint8_t *in
     }
     if (E->n == E->cap)
         return;
-    fz_i2s_edit_t *e = &E->out[E->n++];
+    fz_cmpedit_t *e = &E->out[E->n++];
     e->pos = pos;
     e->del = del;
     e->resize = resize;
@@ -319,7 +319,7 @@ static int has_pos(const size_t *pos, size_t n, size_t at)
 }
 
 /* Positions of the w-byte pattern pat in the input, at most
- * FZ_I2S_POS_MAX, best first: where the coloured input cin holds the
+ * FZ_CMPEDIT_POS_MAX, best first: where the coloured input cin holds the
  * coloured pattern cpat too (*nconf of them), then the first and the last
  * occurrences.  Returns the count. */
 static size_t find_int(const uint8_t *in, size_t len, const uint8_t *pat, unsigned w,
@@ -327,7 +327,7 @@ static size_t find_int(const uint8_t *in, size_t len, const uint8_t *pat, unsign
 {
     size_t n = 0;
     if (cin && cpat)
-        for (const uint8_t *q = cin; n < FZ_I2S_POS_MAX / 2; q++) {
+        for (const uint8_t *q = cin; n < FZ_CMPEDIT_POS_MAX / 2; q++) {
             q = memmem(q, len - (size_t)(q - cin), cpat, w);
             if (!q)
                 break;
@@ -336,7 +336,7 @@ static size_t find_int(const uint8_t *in, size_t len, const uint8_t *pat, unsign
                 pos[n++] = at;
         }
     *nconf = n;
-    size_t first_end = n + FZ_I2S_POS_MAX / 2, lo = 0;
+    size_t first_end = n + FZ_CMPEDIT_POS_MAX / 2, lo = 0;
     int more = 0; /* the forward scan stopped at its limit, not the end */
     for (const uint8_t *q = in; len >= w;) {
         q = memmem(q, len - (size_t)(q - in), pat, w);
@@ -353,7 +353,7 @@ static size_t find_int(const uint8_t *in, size_t len, const uint8_t *pat, unsign
             pos[n++] = at;
     }
     /* The last ones, going back, down to the forward scan's last find. */
-    for (size_t hi = len - w + 1; more && n < FZ_I2S_POS_MAX && hi > lo;) {
+    for (size_t hi = len - w + 1; more && n < FZ_CMPEDIT_POS_MAX && hi > lo;) {
         const uint8_t *q = memrchr(in + lo, pat[0], hi - lo);
         if (!q)
             break;
@@ -374,7 +374,7 @@ static void int_at(edits_t *E, const uint8_t *in, size_t len, const uint8_t *cin
     encode(p, w, big, pat);
     if (cp)
         encode(*cp, w, big, cpat);
-    size_t pos[FZ_I2S_POS_MAX], nconf;
+    size_t pos[FZ_CMPEDIT_POS_MAX], nconf;
     size_t n = find_int(in, len, pat, w, cp ? cin : NULL, cpat, pos, &nconf);
     for (size_t i = 0; i < n; i++) {
         int conf = i < nconf;
@@ -421,7 +421,7 @@ static void int_ascii(edits_t *E, const uint8_t *in, size_t len, uint64_t p, uin
         size_t pl = fmt_num(pt, p, base, neg, forms[f][1]);
         size_t rl = fmt_num(rt, rep, base, neg, forms[f][1]);
         unsigned found = 0;
-        for (const uint8_t *q = in; found < FZ_I2S_POS_MAX;) {
+        for (const uint8_t *q = in; found < FZ_CMPEDIT_POS_MAX;) {
             q = memmem(q, len - (size_t)(q - in), pt, pl);
             if (!q)
                 break;
@@ -452,7 +452,7 @@ static int len_like(uint64_t v, unsigned s, size_t len, int64_t *d)
     if (s < 2)
         return 0;
     int64_t x = sext((v - (uint64_t)len) & width_mask(s), s);
-    if (x < -FZ_I2S_LEN_SLACK || x > FZ_I2S_LEN_SLACK)
+    if (x < -FZ_CMPEDIT_LEN_SLACK || x > FZ_CMPEDIT_LEN_SLACK)
         return 0;
     *d = x;
     return 1;
@@ -478,7 +478,7 @@ typedef struct {
 /* Longest length a length edit asks for. */
 static size_t grow_limit(size_t len)
 {
-    return len + (len < FZ_I2S_GROW_MAX ? len : FZ_I2S_GROW_MAX) + FZ_I2S_LEN_SLACK;
+    return len + (len < FZ_CMPEDIT_GROW_MAX ? len : FZ_CMPEDIT_GROW_MAX) + FZ_CMPEDIT_LEN_SLACK;
 }
 
 /* The field at pos (w bytes, big-endian if big; x now) gets v, and the
@@ -516,10 +516,10 @@ static void affine_edits(edits_t *E, const int_ctx_t *X, uint64_t p, uint64_t re
     uint64_t m = width_mask(s);
     int64_t d;
     int rep_len = len_like(rep, s, X->full, &d) && X->full == X->len;
-    size_t scan = X->len < FZ_I2S_AFFINE_SCAN ? X->len : FZ_I2S_AFFINE_SCAN;
+    size_t scan = X->len < FZ_CMPEDIT_AFFINE_SCAN ? X->len : FZ_CMPEDIT_AFFINE_SCAN;
     if (have_c && cp == p)
         return; /* the operand did not follow the input */
-    size_t stop = have_c ? E->n + FZ_I2S_AFFINE_EDITS : SIZE_MAX;
+    size_t stop = have_c ? E->n + FZ_CMPEDIT_AFFINE_EDITS : SIZE_MAX;
     if (!have_c && !rep_len)
         return; /* unconfirmed guesses cost too much but for a length check */
     for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
@@ -537,7 +537,7 @@ static void affine_edits(edits_t *E, const int_ctx_t *X, uint64_t p, uint64_t re
                     if (a == 1 && sb >= -1 && sb <= 1)
                         continue; /* a copy, or off by one: int_at's */
                     if (have_c ? ((cp - a * xc) & m) != b
-                               : sb < -FZ_I2S_AFFINE_B || sb > FZ_I2S_AFFINE_B)
+                               : sb < -FZ_CMPEDIT_AFFINE_B || sb > FZ_CMPEDIT_AFFINE_B)
                         continue;
                     int64_t t = sext((rep - b) & m, s);
                     if (t < 0)
@@ -672,7 +672,7 @@ static void int_edits(edits_t *E, const fz_cmp_rec_t *r, const int_ctx_t *X, con
     /* Not a copy of input bytes: a value computed over a range (the few
      * checksum adjustments go before the many guesses below), or a
      * transform of a field. */
-    if (E->n == start && (flags & FZ_I2S_DRIVEN))
+    if (E->n == start && (flags & FZ_CMPEDIT_DRIVEN))
         adjust_edits(E, r, &Y);
     for (int dir = 0; dir < 2; dir++) {
         uint64_t p = le_value(dir ? r->b1 : r->b0, s), rep = le_value(dir ? r->b0 : r->b1, s);
@@ -739,7 +739,7 @@ static void str_edits(edits_t *E, const fz_cmp_rec_t *r, const uint8_t *in, size
         if (!m)
             continue;
         unsigned found = 0;
-        for (size_t pos = first; pos + m <= len && found < FZ_I2S_POS_MAX; pos++) {
+        for (size_t pos = first; pos + m <= len && found < FZ_CMPEDIT_POS_MAX; pos++) {
             if (!same_bytes(in + pos, pat, m, nocase))
                 continue;
             found++;
@@ -753,33 +753,34 @@ static void str_edits(edits_t *E, const fz_cmp_rec_t *r, const uint8_t *in, size
 
 /* Confirmed edits first, otherwise in the order made (as is before
  * byte-swapped, before off by one, before text). */
-static void confirmed_first(fz_i2s_edit_t *e, size_t n)
+static void confirmed_first(fz_cmpedit_t *e, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (!e[i].confirmed)
             continue;
-        fz_i2s_edit_t t = e[i];
+        fz_cmpedit_t t = e[i];
         memmove(e + k + 1, e + k, (i - k) * sizeof *e);
         e[k++] = t;
     }
 }
 
-size_t fz_i2s_edits(const fz_cmp_rec_t *r, const uint8_t *in, size_t len, const fz_cmp_rec_t *colour,
-                    const uint8_t *cin, unsigned flags, fz_i2s_edit_t *out, size_t cap)
+size_t fz_cmpedit_make(const fz_cmp_rec_t *r, const uint8_t *in, size_t len,
+                       const fz_cmp_rec_t *colour, const uint8_t *cin, unsigned flags,
+                       fz_cmpedit_t *out, size_t cap)
 {
     /* Gather more than asked, so confirmed edits found late still make
      * the cut. */
     size_t room = cap * 4;
-    fz_i2s_edit_t *all = malloc(room * sizeof *all);
+    fz_cmpedit_t *all = malloc(room * sizeof *all);
     if (!all)
         return 0;
     edits_t E = {all, 0, room};
     if (colour && (colour->type != r->type || colour->size != r->size))
         colour = NULL;
     size_t full = len;
-    if (len > FZ_I2S_SCAN_MAX)
-        len = FZ_I2S_SCAN_MAX;
+    if (len > FZ_CMPEDIT_SCAN_MAX)
+        len = FZ_CMPEDIT_SCAN_MAX;
     if (r->type == FZ_CMP_INT) {
         int_ctx_t X = {in, colour ? cin : NULL, len, full, r->size,
                        !(r->attr & (FZ_CMP_A_EQ | FZ_CMP_A_SWITCH))};
@@ -793,7 +794,8 @@ size_t fz_i2s_edits(const fz_cmp_rec_t *r, const uint8_t *in, size_t len, const 
     return n;
 }
 
-size_t fz_i2s_apply(const uint8_t *in, size_t len, const fz_i2s_edit_t *e, uint8_t *out, size_t max)
+size_t fz_cmpedit_apply(const uint8_t *in, size_t len, const fz_cmpedit_t *e, uint8_t *out,
+                        size_t max)
 {
     size_t pos = e->pos < len ? e->pos : len;
     size_t del = e->del < len - pos ? e->del : len - pos;
@@ -819,7 +821,8 @@ size_t fz_i2s_apply(const uint8_t *in, size_t len, const fz_i2s_edit_t *e, uint8
 
 /* ---- dictionary tokens ------------------------------------------------ */
 
-size_t fz_i2s_token(const fz_cmp_rec_t *r, int side, const uint8_t *in, size_t len, uint8_t *tok)
+size_t fz_cmpedit_token(const fz_cmp_rec_t *r, int side, const uint8_t *in, size_t len,
+                        uint8_t *tok)
 {
     const uint8_t *b = side ? r->b1 : r->b0;
     size_t n = op_len(r, side);

@@ -1,27 +1,37 @@
 /*
- * lf-modes.c - what a harness linked with fz's driver does when run the
- * libFuzzer way (lf-cli.h): fuzz corpus directories through fz-fuzz,
- * -merge=1 through fz-showmap, -minimize_crash=1 through fz-tmin.
+ * lf-fuzz.c - `./harness [flags] CORPUS_DIR...`: after the corpus run in
+ * this process (lf-corpus.c), fuzzing through fz-fuzz run on this same
+ * binary: the driver runs `fz-fuzz -q --until-crash -i SEEDS -o TMP ... --
+ * ./harness` (fz-fuzz found through FZ_FUZZ, the bin/ of the fz that built
+ * the driver, or PATH), copies every new queue entry into the first corpus
+ * directory under its SHA-1 (as libFuzzer names corpus files), prints
+ * libFuzzer's progress lines, and runs the first crash again in this
+ * process, which reports it and exits as libFuzzer does (lf-run.c).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/time.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fz-config.h"
 #include "fz-protocol.h"
-#include "fz-sha1.h"
-#include "runtime/lf-cli.h"
+#include "runtime/lf-corpus.h"
+#include "runtime/lf-fuzz.h"
+#include "runtime/lf-run.h"
+#include "runtime/lf-util.h"
+
+/* Free memory file system space below which the work directory stays on
+ * disk (a container's /dev/shm is often 64 MiB). */
+#define LF_SHM_MIN_FREE (1ull << 30)
 
 /* How often the driver looks at fz-fuzz's output directory. */
 #define LF_POLL_MS 100
@@ -35,13 +45,6 @@ static void on_signal(int sig)
     lf_interrupted = 1;
 }
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* ---- Watching fz-fuzz's output ---- */
 
 /* What the driver has seen of fz-fuzz's output directory. */
@@ -50,7 +53,7 @@ typedef struct lf_watch {
     char *out;         /* fz-fuzz's -o */
     char *keep;        /* where new inputs go: the first corpus directory, or NULL */
     uint32_t next[64]; /* per instance directory (sorted order): next queue id */
-    uint64_t execs, base, pulse, start;
+    uint64_t execs, base, pulse, start; /* start: __fz_lf_now_us() */
     size_t corp_n, corp_bytes;
     int inited;
 } lf_watch_t;
@@ -67,13 +70,6 @@ static char **list(const char *dir, size_t *n)
     char **v;
     *n = __fz_lf_list(dir, &v);
     return v;
-}
-
-static void free_list(char **v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
 }
 
 /* fz-fuzz's executions, summed over the instances. */
@@ -98,7 +94,7 @@ static void read_stats(lf_watch_t *w)
         if (f)
             fclose(f);
     }
-    free_list(inst, n);
+    __fz_lf_free_names(inst, n);
     if (execs > w->execs)
         w->execs = execs;
 }
@@ -141,7 +137,7 @@ static void take_queue(lf_watch_t *w, const char *inst, uint32_t *next)
         free(p);
     }
     if (names)
-        free_list(names, n);
+        __fz_lf_free_names(names, n);
     free(qd);
     free(q);
 }
@@ -162,10 +158,10 @@ static char *first_find(lf_watch_t *w, const char *sub)
             if (name_id(files[j]) >= 0)
                 found = __fz_lf_path_join(d, files[j]);
         if (files)
-            free_list(files, m);
+            __fz_lf_free_names(files, m);
         free(d);
     }
-    free_list(inst, n);
+    __fz_lf_free_names(inst, n);
     return found;
 }
 
@@ -191,7 +187,7 @@ static int make_seeds(const lf_opts_t *o, const char *seeds, long max_len)
             free(p);
         }
         if (names)
-            free_list(names, n);
+            __fz_lf_free_names(names, n);
     }
     if (count)
         return 0;
@@ -277,7 +273,7 @@ static int watch(lf_watch_t *w, pid_t pid, char **find, int *hang)
         for (size_t i = 0; inst && i < n && i < 64; i++)
             take_queue(w, inst[i], &w->next[i]);
         if (inst)
-            free_list(inst, n);
+            __fz_lf_free_names(inst, n);
         if (w->base + w->execs >= w->pulse) { /* at powers of two, as libFuzzer */
             progress(w, "pulse");
             while (w->pulse <= w->base + w->execs)
@@ -317,7 +313,7 @@ static int watch(lf_watch_t *w, pid_t pid, char **find, int *hang)
 /* Removes the work directory if the driver dies without doing it (kill -9,
  * a signal it does not handle): a process of its own waits for the end of
  * a pipe only the driver holds.  fz-fuzz itself stops at the driver's
- * death (PR_SET_PDEATHSIG, lf-cli.c).  Returns the pipe's write end. */
+ * death (PR_SET_PDEATHSIG, lf-util.c).  Returns the pipe's write end. */
 static int start_janitor(const char *dir, pid_t fuzzer)
 {
     int p[2];
@@ -353,6 +349,24 @@ static int start_janitor(const char *dir, pid_t fuzzer)
     _exit(0);
 }
 
+/* Where the work directory goes: $TMPDIR when it is set; else memory
+ * (/dev/shm, when it is a tmpfs with room for a campaign), as fz-fuzz
+ * writes every queue entry there and creating a file on a busy disk file
+ * system can cost more than the runs that found it (ext4's inode search
+ * took a sixth of a short -runs=N on bench/clients.sh); else /tmp. */
+static const char *work_root(void)
+{
+    const char *t = getenv("TMPDIR");
+    struct statfs fs;
+    if (t && *t)
+        return t;
+    if (statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC &&
+        (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize >= LF_SHM_MIN_FREE &&
+        access("/dev/shm", W_OK | X_OK) == 0)
+        return "/dev/shm";
+    return "/tmp";
+}
+
 int __fz_lf_fuzz(const lf_opts_t *o)
 {
     if (check_corpus(o))
@@ -365,7 +379,8 @@ int __fz_lf_fuzz(const lf_opts_t *o)
                         "FZ_FUZZ=/path/to/fz-fuzz or put fz's bin/ on PATH\n");
         return 1;
     }
-    lf_watch_t w = {.o = o, .pulse = 1024, .start = now_ms(), .keep = o->n_dirs ? o->dirs[0] : NULL};
+    lf_watch_t w = {.o = o, .pulse = 1024, .start = __fz_lf_now_us(),
+                    .keep = o->n_dirs ? o->dirs[0] : NULL};
     /* The corpus first, in this process, as libFuzzer does: a crashing
      * file ends the run here with its crash-<sha1>. */
     long max_len = __fz_lf_run_corpus(o, &w.corp_n, &w.corp_bytes);
@@ -379,20 +394,20 @@ int __fz_lf_fuzz(const lf_opts_t *o)
     long left = o->runs < 0 ? -1 : o->runs - (long)w.base;
     /* -max_total_time counts the corpus run too, as libFuzzer's does. */
     long secs_left = o->max_total_time > 0
-                         ? o->max_total_time - (long)((now_ms() - w.start) / 1000) : 0;
+                         ? o->max_total_time - (long)((__fz_lf_now_us() - w.start) / 1000000) : 0;
     if ((o->runs >= 0 && left <= 0) || (o->max_total_time > 0 && secs_left <= 0)) {
         progress(&w, "DONE");
         fprintf(stderr, "Done %llu runs in %llu second(s)\n", (unsigned long long)w.base,
-                (unsigned long long)((now_ms() - w.start) / 1000));
+                (unsigned long long)((__fz_lf_now_us() - w.start) / 1000000));
         __fz_lf_final_stats();
         return 0;
     }
     char tmpl[4096];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(tmpl, sizeof tmpl, "%s/fz-libfuzzer.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    const char *tmp = work_root();
+    snprintf(tmpl, sizeof tmpl, "%s/fz-libfuzzer.XXXXXX", tmp);
     if (!self || !mkdtemp(tmpl)) {
-        fprintf(stderr, "ERROR: cannot create a work directory in %s: %s; set TMPDIR\n",
-                tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        fprintf(stderr, "ERROR: cannot create a work directory in %s: %s; set TMPDIR\n", tmp,
+                strerror(errno));
         return 1;
     }
     char *seeds = __fz_lf_path_join(tmpl, "seeds"), *out = __fz_lf_path_join(tmpl, "out");
@@ -416,6 +431,15 @@ int __fz_lf_fuzz(const lf_opts_t *o)
     snprintf(num, sizeof num, "%ld", o->rss_limit_mb);
     setenv("FZ_LF_RSS_LIMIT_MB", num, 1);
     setenv("FZ_LF_DETECT_LEAKS", o->detect_leaks ? "1" : "0", 1);
+    /* The harness runs with the caller's sanitizer options, as under
+     * libFuzzer.  fz-fuzz fills in its own where the caller set none, and
+     * its LSAN_OPTIONS default (fast_unwind_on_malloc=0) makes ASan take
+     * every malloc's and free's stack with the slow unwinder whenever the
+     * caller's ASAN_OPTIONS keep malloc stacks (OSS-Fuzz's do): over half
+     * the harness's time on bench/clients.sh's zlib harness.  An empty
+     * variable is an unset one to the sanitizer, and fz-fuzz leaves it. */
+    if (!getenv("LSAN_OPTIONS"))
+        setenv("LSAN_OPTIONS", "", 1);
     char *log = __fz_lf_path_join(tmpl, "fz-fuzz.log");
     int log_fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     char **argv = fuzz_argv(o, tool, self, seeds, out, left, max_len, secs_left);
@@ -473,7 +497,7 @@ int __fz_lf_fuzz(const lf_opts_t *o)
         if (o->runs >= 0 && done > (uint64_t)o->runs)
             done = (uint64_t)o->runs;
         fprintf(stderr, "Done %llu runs in %llu second(s)\n", (unsigned long long)done,
-                (unsigned long long)((now_ms() - w.start) / 1000));
+                (unsigned long long)((__fz_lf_now_us() - w.start) / 1000000));
         __fz_lf_final_stats();
     }
     free(fbuf);
@@ -487,283 +511,57 @@ int __fz_lf_fuzz(const lf_opts_t *o)
     return rc;
 }
 
-/* ---- -merge=1 ---- */
+/* ---- -dict ---- */
 
-/* The inner process: runs the files from `from` on, each after telling
- * the outer one it started it ("S i"), then reports what it added ("R i
- * features edges"); the files before `from` that were kept (initial ones
- * and mark[i] & 1) run silently first, so the coverage seen so far is the
- * outer one's.  A file that kills the process is the last one started. */
-static void merge_inner(lf_file_t *v, size_t n, size_t initial, const uint8_t *mark, size_t from,
-                        int fd) LF_FRAME(10, MergeInner);
-static void merge_inner(lf_file_t *v, size_t n, size_t initial, const uint8_t *mark, size_t from,
-                        int fd)
+/* libFuzzer's dictionary format: `name="value"` or `"value"` per line,
+ * \\ \" and \xNN escapes, '#' comments, blank lines.  Returns 0, or 1
+ * after naming the bad line as libFuzzer does. */
+int __fz_lf_check_dict(const char *path)
 {
-    FILE *out = fdopen(fd, "w");
-    if (!out)
-        _exit(1);
-    setvbuf(out, NULL, _IOLBF, 0);
-    __fz_lf_rss_thread();
-    for (size_t i = 0; i < n; i++) {
-        if (i < from && !(i < initial || (mark[i] & 1)))
-            continue;
-        size_t len = 0, edges = 0;
-        uint8_t *buf = __fz_lf_read_file(v[i].path, &len);
-        if (!buf)
-            len = 0;
-        if (i >= from)
-            fprintf(out, "S %zu\n", i);
-        size_t f = __fz_lf_execute(buf ? buf : (const uint8_t *)"", len, &edges);
-        if (i >= from)
-            fprintf(out, "R %zu %zu %zu\n", i, f, edges);
-        free(buf);
-    }
-    fprintf(out, "D %zu %zu\n", __fz_lf_cov(), __fz_lf_ft());
-    fclose(out);
-    exit(0); /* a normal exit: a coverage build writes its profile */
-}
-
-/* -merge_control_file: the files, then one line per file done. */
-static void mcf_write(const char *path, lf_file_t *v, size_t n, size_t initial,
-                      const uint8_t *mark)
-{
-    if (!path)
-        return;
-    char *tmp;
-    if (asprintf(&tmp, "%s.tmp", path) < 0)
-        return;
-    FILE *f = fopen(tmp, "w");
+    FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "WARNING: cannot write -merge_control_file=%s: %s\n", path,
-                strerror(errno));
-        free(tmp);
-        return;
-    }
-    fprintf(f, "%zu\n%zu\n", n, initial);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%s\n", v[i].path);
-    for (size_t i = 0; i < n; i++)
-        if (mark[i] & 2)
-            fprintf(f, "DONE %zu %s\n", i, (mark[i] & 1) ? "kept" : "-");
-    if (fclose(f) == 0)
-        rename(tmp, path);
-    free(tmp);
-}
-
-int __fz_lf_merge(const lf_opts_t *o)
-{
-    if (o->n_dirs < 2) {
-        fprintf(stderr, "ERROR: -merge=1 needs the corpus to merge into and at least one "
-                        "directory to merge from: -merge=1 CORPUS NEW_DIR...\n");
+        fprintf(stderr, "ERROR: cannot read the dictionary '%s': %s\n", path, strerror(errno));
         return 1;
     }
-    for (int d = 0; d < o->n_dirs; d++)
-        if (!__fz_lf_is_dir(o->dirs[d])) {
-            fprintf(stderr, "No such file or directory: %s; exiting\n", o->dirs[d]);
-            return 1;
-        }
-    if (access(o->dirs[0], W_OK | X_OK) != 0) {
-        fprintf(stderr, "ERROR: the corpus directory \"%s\" is not writable (%s)\n", o->dirs[0],
-                strerror(errno));
-        return 1;
-    }
-    size_t initial, rest;
-    lf_file_t *a = __fz_lf_collect(o->dirs, 1, &initial, 0);
-    lf_file_t *b = __fz_lf_collect(o->dirs + 1, o->n_dirs - 1, &rest, 0);
-    size_t n = initial + rest;
-    lf_file_t *v = malloc((n ? n : 1) * sizeof *v);
-    uint8_t *mark = calloc(n ? n : 1, 1); /* 1: kept, 2: done */
-    if (!v || !mark)
-        return 1;
-    if (initial)
-        memcpy(v, a, initial * sizeof *v);
-    if (rest)
-        memcpy(v + initial, b, rest * sizeof *v); /* smallest first, as libFuzzer prefers */
-    free(a);
-    free(b);
-    fprintf(stderr, "MERGE-OUTER: %zu files, %zu in the initial corpus, 0 processed earlier\n", n,
-            initial);
-    size_t from = 0, new_files = 0, new_ft = 0, new_cov = 0, cov = 0, ft = 0;
-    int attempt = 0, ok = 0;
-    while (!ok) {
-        fprintf(stderr, "MERGE-OUTER: attempt %d\n", ++attempt);
-        int p[2];
-        if (pipe(p) != 0)
-            return 1;
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid == 0) {
-            close(p[0]);
-            fprintf(stderr, "MERGE-INNER: %zu total files; %zu processed earlier; will process "
-                            "%zu files now\n", n, from, n - from);
-            merge_inner(v, n, initial, mark, from, p[1]);
-        }
-        close(p[1]);
-        FILE *in = fdopen(p[0], "r");
-        char line[128];
-        long started = -1;
-        while (in && fgets(line, sizeof line, in)) {
-            size_t i, f, e;
-            if (sscanf(line, "S %zu", &i) == 1) {
-                started = (long)i;
-            } else if (sscanf(line, "R %zu %zu %zu", &i, &f, &e) == 3 && i < n) {
-                mark[i] |= 2;
-                started = -1;
-                if (i >= initial && f > 0) {
-                    mark[i] |= 1;
-                    new_files++;
-                    new_ft += f;
-                    new_cov += e;
-                }
-            } else if (sscanf(line, "D %zu %zu", &f, &e) == 2) {
-                cov = f;
-                ft = e;
+    char line[8192];
+    int no = 0, entries = 0, bad = 0;
+    while (!bad && fgets(line, sizeof line, f)) {
+        no++;
+        line[strcspn(line, "\r\n")] = 0;
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        char *q = strchr(p, '"');
+        char *end = p + strlen(p);
+        while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+        bad = !q || end - q < 2 || end[-1] != '"';
+        for (char *c = p; !bad && c < q; c++) /* the name: letters, digits, _ and = at its end */
+            bad = !(c[0] == '=' && c + 1 == q) && !(c[0] == '_' || c[0] == '@' || c[0] == '.' ||
+                                                     (c[0] >= '0' && c[0] <= '9') ||
+                                                     ((c[0] | 32) >= 'a' && (c[0] | 32) <= 'z'));
+        for (char *c = q ? q + 1 : NULL; !bad && c < end - 1; c++) {
+            if (*c == '\\') {
+                if (c[1] == '\\' || c[1] == '"')
+                    c++;
+                else if (c[1] == 'x' && c + 3 < end - 1 && isxdigit((unsigned char)c[2]) &&
+                         isxdigit((unsigned char)c[3]))
+                    c += 3;
+                else
+                    bad = 1;
+            } else if (*c == '"' || (unsigned char)*c < 32 || (unsigned char)*c >= 127) {
+                bad = 1;
             }
         }
-        if (in)
-            fclose(in);
-        int status = __fz_lf_wait_status(pid);
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && started < 0) {
-            ok = 1;
-        } else if (started >= 0) {
-            fprintf(stderr, "MERGE-OUTER: '%s' ends the inner process; skipping it\n",
-                    v[started].path);
-            mark[started] |= 2;
-            from = (size_t)started + 1;
-        } else {
-            fprintf(stderr, "ERROR: the merge's inner process failed (status %d)\n", status);
-            return 1;
-        }
-        mcf_write(o->merge_control_file, v, n, initial, mark);
+        entries += !bad;
     }
-    fprintf(stderr, "MERGE-OUTER: successful in %d attempt(s)\n", attempt);
-    fprintf(stderr, "#%zu\tDONE   cov: %zu ft: %zu corp: %zu exec/s: 0 rss: %ldMb\n", n, cov, ft,
-            new_files, __fz_lf_rss_mb());
-    for (size_t i = initial; i < n; i++) {
-        if (!(mark[i] & 1))
-            continue;
-        size_t len;
-        uint8_t *buf = __fz_lf_read_file(v[i].path, &len);
-        char hex[41];
-        if (!buf || __fz_lf_save_by_hash(o->dirs[0], buf, len, hex) < 0)
-            fprintf(stderr, "WARNING: cannot copy '%s' into %s\n", v[i].path, o->dirs[0]);
-        free(buf);
+    fclose(f);
+    if (bad) {
+        fprintf(stderr, "ParseDictionaryFile: error in line %d\n\t\t%s\n", no, line);
+        return 1;
     }
-    fprintf(stderr, "MERGE-OUTER: %zu new files with %zu new features added; %zu new coverage "
-                    "edges\n", new_files, new_ft, new_cov);
-    __fz_lf_free_files(v, n);
-    free(mark);
+    fprintf(stderr, "Dictionary: %d entries\n", entries);
     return 0;
-}
-
-/* ---- -cleanse_crash=1 ---- */
-
-/* Non-zero when buf still crashes, run in a child process (its report
- * silenced). */
-static int crashes(const uint8_t *buf, size_t len)
-{
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open("/dev/null", O_WRONLY);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-        }
-        __fz_lf_execute(buf, len, NULL);
-        _exit(0);
-    }
-    int status = __fz_lf_wait_status(pid);
-    return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
-}
-
-/* Every byte that can become ' ' or 0xff (whichever it is not) with the
- * crash kept, does; written to -exact_artifact_path. */
-int __fz_lf_cleanse_crash(const lf_opts_t *o)
-{
-    if (o->n_files != 1 || !o->exact_artifact_path) {
-        fprintf(stderr, "ERROR: -cleanse_crash=1 takes one crashing file and "
-                        "-exact_artifact_path=OUT\n");
-        return 1;
-    }
-    size_t len;
-    uint8_t *buf = __fz_lf_read_file(o->files[0], &len);
-    if (!buf) {
-        fprintf(stderr, "ERROR: cannot read '%s'\n", o->files[0]);
-        return 1;
-    }
-    fprintf(stderr, "CLEANSE_CRASH: cleansing '%s' (%zu bytes)\n", o->files[0], len);
-    if (!crashes(buf, len)) {
-        fprintf(stderr, "ERROR: the input '%s' does not crash; nothing to cleanse\n", o->files[0]);
-        free(buf);
-        return 1;
-    }
-    size_t changed = 0;
-    static const uint8_t repl[] = {' ', 0xff};
-    for (size_t i = 0; i < len; i++) {
-        uint8_t old = buf[i];
-        if (old == repl[0] || old == repl[1])
-            continue;
-        for (int r = 0; r < 2; r++) {
-            buf[i] = repl[r];
-            if (crashes(buf, len)) {
-                fprintf(stderr, "CLEANSE: Replaced byte %zu with 0x%x\n", i, repl[r]);
-                changed++;
-                break;
-            }
-            buf[i] = old;
-        }
-    }
-    int rc = __fz_lf_write_atomic(o->exact_artifact_path, buf, len);
-    if (rc == 0)
-        fprintf(stderr, "CLEANSE: %zu of %zu bytes replaced; written to %s\n", changed, len,
-                o->exact_artifact_path);
-    else
-        fprintf(stderr, "ERROR: cannot write %s: %s\n", o->exact_artifact_path, strerror(errno));
-    free(buf);
-    return rc ? 1 : 0;
-}
-
-/* ---- -minimize_crash=1 ---- */
-
-int __fz_lf_minimize_crash(const lf_opts_t *o)
-{
-    if (o->n_files != 1) {
-        fprintf(stderr, "ERROR: -minimize_crash=1 takes one crashing file: -minimize_crash=1 "
-                        "[-runs=N] [-exact_artifact_path=OUT] CRASH_FILE\n");
-        return 1;
-    }
-    char *tmin = __fz_lf_find_tool("fz-tmin"), *self = __fz_lf_self_path(), *out = NULL;
-    if (!tmin || access(tmin, X_OK) != 0) {
-        fprintf(stderr, "ERROR: -minimize_crash=1 uses fz-tmin and cannot find it; set "
-                        "FZ_FUZZ=/path/to/fz-fuzz (fz-tmin beside it) or put fz's bin/ on PATH\n");
-        return 1;
-    }
-    size_t len;
-    uint8_t *buf = __fz_lf_read_file(o->files[0], &len);
-    if (!buf) {
-        fprintf(stderr, "ERROR: cannot read '%s'\n", o->files[0]);
-        return 1;
-    }
-    char hex[41], runs[32];
-    fz_sha1_hex(buf, len, hex);
-    free(buf);
-    if (o->exact_artifact_path)
-        out = strdup(o->exact_artifact_path);
-    else if (asprintf(&out, "%sminimized-from-%s", o->artifact_prefix, hex) < 0)
-        out = NULL;
-    snprintf(runs, sizeof runs, "%ld", o->runs > 0 ? o->runs : 100000);
-    char *argv[] = {tmin, "-q", "-E", runs, "-i", o->files[0], "-o", out, "--", self, NULL};
-    int status = __fz_lf_wait_status(__fz_lf_spawn(argv, 2, NULL));
-    int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    uint8_t *got = ok ? __fz_lf_read_file(out, &len) : NULL;
-    if (got)
-        fprintf(stderr, "CRASH_MIN: minimized input written to %s (%zu bytes)\n", out, len);
-    else
-        fprintf(stderr, "ERROR: fz-tmin could not minimize '%s'\n", o->files[0]);
-    free(got);
-    free(out);
-    free(tmin);
-    free(self);
-    return ok ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 /*
- * check_i2s.c - unit tests for the pure half of input-to-state solving
- * (mutators/i2s.h), driven by comparison logs written by hand: what the
+ * check_cmpedit.c - unit tests for the pure half of input-to-state solving
+ * (mutators/cmpedit.h), driven by comparison logs written by hand: what the
  * compare hooks of a target would have logged for a given input.
  */
 #define _GNU_SOURCE
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mutators/i2s.h"
+#include "mutators/cmpedit.h"
 #include "tests/check-run.h"
 
 static fz_cmplog_t *new_log(void)
@@ -75,11 +75,11 @@ static void read_log(fz_cmp_list_t *l, const fz_cmplog_t *log)
 static int solves_f(const fz_cmp_rec_t *r, const void *in, size_t len, unsigned flags,
                     const void *want, size_t want_len)
 {
-    fz_i2s_edit_t e[64];
+    fz_cmpedit_t e[64];
     uint8_t out[256];
-    size_t n = fz_i2s_edits(r, in, len, NULL, NULL, flags, e, 64);
+    size_t n = fz_cmpedit_make(r, in, len, NULL, NULL, flags, e, 64);
     for (size_t i = 0; i < n; i++) {
-        size_t m = fz_i2s_apply(in, len, &e[i], out, sizeof out);
+        size_t m = fz_cmpedit_apply(in, len, &e[i], out, sizeof out);
         if (m == want_len && !memcmp(out, want, m))
             return 1;
     }
@@ -272,8 +272,8 @@ START_TEST(strings_replace_overwrite_find)
     ck_assert(solves(&f, "hello", 5, "needlehello", 11));
     /* Already equal: nothing to do. */
     memcpy(m.b0, m.b1, 8);
-    fz_i2s_edit_t e[8];
-    ck_assert_uint_eq(fz_i2s_edits(&m, (const uint8_t *)"KEY12345", 8, NULL, NULL, 0, e, 8), 0);
+    fz_cmpedit_t e[8];
+    ck_assert_uint_eq(fz_cmpedit_make(&m, (const uint8_t *)"KEY12345", 8, NULL, NULL, 0, e, 8), 0);
 }
 END_TEST
 
@@ -287,8 +287,8 @@ START_TEST(colour_confirms_the_position)
     fz_cmp_rec_t c = r;
     memcpy(c.b0, "\x05\x06\x07\x08", 4);
     const uint8_t cin[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-    fz_i2s_edit_t e[16];
-    size_t n = fz_i2s_edits(&r, (const uint8_t *)"AAAAAAAA", 8, &c, cin, 0, e, 16);
+    fz_cmpedit_t e[16];
+    size_t n = fz_cmpedit_make(&r, (const uint8_t *)"AAAAAAAA", 8, &c, cin, 0, e, 16);
     ck_assert_uint_ge(n, 2);
     ck_assert_uint_eq(e[0].pos, 4);
     ck_assert(e[0].confirmed);
@@ -334,28 +334,28 @@ START_TEST(tokens_filter)
     uint8_t tok[FZ_CMP_STR_MAX];
     fz_cmp_rec_t r = {.type = FZ_CMP_INT, .size = 4, .attr = FZ_CMP_A_CONST, .len0 = 4, .len1 = 4};
     memcpy(r.b1, "\xef\xbe\xad\xde", 4);
-    ck_assert_uint_eq(fz_i2s_token(&r, 1, (const uint8_t *)"abc", 3, tok), 4);
+    ck_assert_uint_eq(fz_cmpedit_token(&r, 1, (const uint8_t *)"abc", 3, tok), 4);
     ck_assert(!memcmp(tok, "\xef\xbe\xad\xde", 4));
     memcpy(r.b1, "\xef\xbe\0\0", 4); /* a 16-bit tag in an int */
-    ck_assert_uint_eq(fz_i2s_token(&r, 1, NULL, 0, tok), 2);
-    ck_assert_uint_eq(fz_i2s_token(&r, 0, NULL, 0, tok), 0); /* not the variable side */
+    ck_assert_uint_eq(fz_cmpedit_token(&r, 1, NULL, 0, tok), 2);
+    ck_assert_uint_eq(fz_cmpedit_token(&r, 0, NULL, 0, tok), 0); /* not the variable side */
     fz_cmp_rec_t p = r; /* two variables (pointers?): no token */
     p.attr = FZ_CMP_A_EQ;
     p.size = p.len0 = p.len1 = 8;
     memcpy(p.b1, "\x10\x32\x54\x76\xfe\x7f\0\0", 8);
-    ck_assert_uint_eq(fz_i2s_token(&p, 1, NULL, 0, tok), 0);
+    ck_assert_uint_eq(fz_cmpedit_token(&p, 1, NULL, 0, tok), 0);
     static const char *trivial[] = {"\0\0\0\0", "\1\0\0\0", "\xff\xff\xff\xff", "\0\1\0\0",
                                     "\x41\x41\0\0"};
     for (int i = 0; i < 5; i++) {
         memcpy(r.b1, trivial[i], 4);
-        ck_assert_uint_eq(fz_i2s_token(&r, 1, NULL, 0, tok), 0);
+        ck_assert_uint_eq(fz_cmpedit_token(&r, 1, NULL, 0, tok), 0);
     }
     fz_cmp_rec_t s = {.type = FZ_CMP_STR, .attr = FZ_CMP_A_STRZ, .len0 = 4, .len1 = 8};
     memcpy(s.b0, "abc", 4);
     memcpy(s.b1, "keyword", 8);
-    ck_assert_uint_eq(fz_i2s_token(&s, 1, (const uint8_t *)"abc", 3, tok), 7);
+    ck_assert_uint_eq(fz_cmpedit_token(&s, 1, (const uint8_t *)"abc", 3, tok), 7);
     ck_assert(!memcmp(tok, "keyword", 7));
-    ck_assert_uint_eq(fz_i2s_token(&s, 0, (const uint8_t *)"xabcx", 5, tok), 0); /* input's */
+    ck_assert_uint_eq(fz_cmpedit_token(&s, 0, (const uint8_t *)"xabcx", 5, tok), 0); /* input's */
 }
 END_TEST
 
@@ -375,8 +375,8 @@ START_TEST(transform_sum_with_constant)
     ck_assert(!solves(&r, "xxAAyy", 6, "xx\x23\x01yy", 6));
     fz_cmp_rec_t c = int_rec(4, FZ_CMP_A_EQ, 0x0201 - 3, 0x120);
     const uint8_t cin[6] = {9, 9, 1, 2, 9, 9};
-    fz_i2s_edit_t e[24];
-    size_t n = fz_i2s_edits(&r, (const uint8_t *)"xxAAyy", 6, &c, cin, 0, e, 24);
+    fz_cmpedit_t e[24];
+    size_t n = fz_cmpedit_make(&r, (const uint8_t *)"xxAAyy", 6, &c, cin, 0, e, 24);
     int hit = 0;
     for (size_t i = 0; i < n; i++)
         hit |= e[i].pos == 2 && e[i].del == 2 && !memcmp(e[i].ins, "\x23\x01", 2) && e[i].confirmed;
@@ -416,8 +416,8 @@ START_TEST(transform_confirmed_by_colour)
     fz_cmp_rec_t r = int_rec(4, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 3 * 0x41 + 7, 100);
     fz_cmp_rec_t c = int_rec(4, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 3 * 0x10 + 7, 100);
     const uint8_t cin[4] = {0x55, 0x10, 0x66, 0x77};
-    fz_i2s_edit_t e[24];
-    size_t n = fz_i2s_edits(&r, (const uint8_t *)"zAzz", 4, &c, cin, 0, e, 24);
+    fz_cmpedit_t e[24];
+    size_t n = fz_cmpedit_make(&r, (const uint8_t *)"zAzz", 4, &c, cin, 0, e, 24);
     int hit = 0;
     for (size_t i = 0; i < n; i++)
         hit |= e[i].pos == 1 && e[i].del == 1 && e[i].ins[0] == 31 && e[i].confirmed;
@@ -451,14 +451,14 @@ START_TEST(checksum_adjusted_when_driven)
      * widened to int): the last byte that can take the difference mod
      * 256 gets it, only for a record known to follow the input. */
     fz_cmp_rec_t r = int_rec(4, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0xe9, 0xa5);
-    ck_assert(solves_f(&r, "ZcAA", 4, FZ_I2S_DRIVEN, "ZcA\xfd", 4));
+    ck_assert(solves_f(&r, "ZcAA", 4, FZ_CMPEDIT_DRIVEN, "ZcA\xfd", 4));
     ck_assert(!solves(&r, "ZcAA", 4, "ZcA\xfd", 4));
     /* An xor over the bytes: the last byte xored with the difference. */
     r = int_rec(1, FZ_CMP_A_EQ, 0x13, 0x37);
-    ck_assert(solves_f(&r, "abcd", 4, FZ_I2S_DRIVEN, "abc\x40", 4));
+    ck_assert(solves_f(&r, "abcd", 4, FZ_CMPEDIT_DRIVEN, "abc\x40", 4));
     /* A 16-bit sum: the difference added to one byte that does not wrap. */
     r = int_rec(2, FZ_CMP_A_EQ | FZ_CMP_A_CONST, 0x1000, 0x1010);
-    ck_assert(solves_f(&r, "\x01\x02\xf8\x03", 4, FZ_I2S_DRIVEN, "\x01\x02\xf8\x13", 4));
+    ck_assert(solves_f(&r, "\x01\x02\xf8\x03", 4, FZ_CMPEDIT_DRIVEN, "\x01\x02\xf8\x13", 4));
 }
 END_TEST
 
@@ -497,32 +497,32 @@ END_TEST
 
 START_TEST(apply_bounds)
 {
-    fz_i2s_edit_t e = {.pos = 2, .del = 1, .ins_len = 3};
+    fz_cmpedit_t e = {.pos = 2, .del = 1, .ins_len = 3};
     memcpy(e.ins, "XYZ", 3);
     uint8_t out[16];
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcd", 4, &e, out, sizeof out), 6);
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"abcd", 4, &e, out, sizeof out), 6);
     ck_assert(!memcmp(out, "abXYZd", 6));
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcd", 4, &e, out, 4), 4);
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"abcd", 4, &e, out, 4), 4);
     ck_assert(!memcmp(out, "abXY", 4));
     e.pos = 100; /* past the end: appended */
     e.del = 9;
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"ab", 2, &e, out, sizeof out), 5);
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"ab", 2, &e, out, sizeof out), 5);
     ck_assert(!memcmp(out, "abXYZ", 5));
     /* Resized: cut, or padded with zeros, and never past max. */
-    fz_i2s_edit_t g = {.pos = 0, .del = 1, .ins_len = 1, .resize = 3, .ins = {'X'}};
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 3);
+    fz_cmpedit_t g = {.pos = 0, .del = 1, .ins_len = 1, .resize = 3, .ins = {'X'}};
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 3);
     ck_assert(!memcmp(out, "Xbc", 3));
     g.resize = 9;
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 9);
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 9);
     ck_assert(!memcmp(out, "Xbcdef\0\0\0", 9));
     g.resize = 100;
-    ck_assert_uint_eq(fz_i2s_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 16);
+    ck_assert_uint_eq(fz_cmpedit_apply((const uint8_t *)"abcdef", 6, &g, out, sizeof out), 16);
 }
 END_TEST
 
-static Suite *i2s_suite(void)
+static Suite *cmpedit_suite(void)
 {
-    Suite *s = suite_create("i2s");
+    Suite *s = suite_create("cmpedit");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, read_dedupes_and_validates);
     tcase_add_test(tc, read_ignores_stale_slots);
@@ -548,5 +548,5 @@ static Suite *i2s_suite(void)
 
 int main(void)
 {
-    return fz_check_run(i2s_suite());
+    return fz_check_run(cmpedit_suite());
 }
