@@ -15,11 +15,13 @@
 # sees it, and a range test), picked by the input's first two bytes, so a
 # run executes one or two functions, as a run of a large real program
 # touches a small part of it; the edges counted are the fz-cc build's.
-# Built -O2 (BENCH_CFLAGS) by both; the builds are cached in
-# bench/out/ladder.  Environment: BENCH_SECONDS (default 30), BENCH_CPUS
+# The program is split into units of 60 functions, compiled BENCH_JOBS
+# (default 2) at a time, -O1 (BENCH_CFLAGS) by both: a 300k-edge program
+# in one unit takes GCC most of an hour.  Builds and their objects are
+# cached in bench/out/ladder.  Environment: BENCH_SECONDS (default 30), BENCH_CPUS
 # (default "0 1"), BENCH_AFLPP (AFL++'s bin dir, default
 # /work/peers/build/aflpp/bin; from bench/peers.sh), BENCH_FZ_ARGS.
-# Prints one row per size: edges, binary sizes, compile times, execs/s of
+# Prints one row per size: edges, binary sizes, compile CPU seconds, execs/s of
 # each (execs_done / run_time from fuzzer_stats), their ratio, and the CPU
 # time each spent per run (perf stat over fuzzer and target; the figure to
 # read on a loaded machine).  It
