@@ -132,8 +132,16 @@ uint32_t fz_queue_energy(const fz_queue_t *q, const fz_entry_t *e)
         quarters = (quarters + 1) / 2;
     if (e->turns > 16)
         quarters = (quarters + 1) / 2; /* fuzzed a lot already without a find behind it */
-    if (q->schedule) /* -p other than fast (schedule.h) */
-        quarters = fz_schedule_quarters(q, e, rarity, quarters);
+    if (q->schedule) { /* -p other than fast (schedule.h) */
+        fz_sched_facts_t f = {.rarity = rarity, .fast = quarters, .id = e->id, .turns = e->turns,
+                              .favored = e->favored, .was_fuzzed = e->was_fuzzed, .n = q->n,
+                              .n_favored = q->n_favored, .seen = q->seen, .n_seen = q->n_seen,
+                              .edge_freq = q->edge_freq};
+        quarters = fz_schedule_quarters(q->schedule, &f);
+        /* Within what the line below can scale without overflow. */
+        if (quarters > 4 * (uint64_t)FZ_ENERGY_MAX)
+            quarters = 4 * (uint64_t)FZ_ENERGY_MAX;
+    }
     uint64_t n = quarters * FZ_ENERGY_BASE / 4;
     return n < FZ_ENERGY_MIN ? FZ_ENERGY_MIN : n > FZ_ENERGY_MAX ? FZ_ENERGY_MAX : (uint32_t)n;
 }

@@ -42,15 +42,24 @@ enum {
     FZ_SCHED_COUNT
 };
 
-struct fz_queue;
-struct fz_entry;
+/* What a schedule weighs for one entry's turn, from the queue (queue.c
+ * fills it: the schedule sits below the queue and never sees its struct). */
+typedef struct fz_sched_facts {
+    uint32_t rarity; /* the fewest queue entries that reach one of the entry's
+                        edges (UINT32_MAX without coverage) */
+    uint64_t fast;   /* the fast schedule's quarters for the entry */
+    uint32_t id;     /* the entry's position in the queue */
+    uint32_t turns;  /* turns it has had */
+    int favored, was_fuzzed;
+    uint32_t n, n_favored; /* queue entries, favored ones */
+    const uint32_t *seen;      /* slots with a top-rated entry, n_seen of them */
+    uint32_t n_seen;
+    const uint32_t *edge_freq; /* per slot: queue entries that reach it */
+} fz_sched_facts_t;
 
-/* The energy of e's turn under q->schedule, in quarters of FZ_ENERGY_BASE
- * (fz_queue_energy turns it into candidates and keeps it within
- * FZ_ENERGY_MIN..FZ_ENERGY_MAX).  rarity: the fewest queue entries that
- * reach one of e's edges (UINT32_MAX without coverage); fast: the fast
- * schedule's quarters for e. */
-uint64_t fz_schedule_quarters(const struct fz_queue *q, const struct fz_entry *e, uint32_t rarity,
-                              uint64_t fast);
+/* The energy of an entry's turn under schedule (FZ_SCHED_*), in quarters
+ * of FZ_ENERGY_BASE (fz_queue_energy keeps it within what it can scale
+ * and turns it into candidates within FZ_ENERGY_MIN..FZ_ENERGY_MAX). */
+uint64_t fz_schedule_quarters(int schedule, const fz_sched_facts_t *f);
 
 #endif
