@@ -14,7 +14,7 @@
 
 #include "fz-config.h"
 #include "fz-fuzz/schedule.h"
-#include "fz-fuzz/sync.h"
+#include "fz-fuzz/sync-types.h"
 #include "core/opts.h"
 
 /* How a row stores its value. */

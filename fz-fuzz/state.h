@@ -16,17 +16,17 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "fz-fuzz/diag.h"
+#include "fz-fuzz/diag-types.h"
 #include "fz-fuzz/i2s.h"
-#include "fz-fuzz/jobs.h"
+#include "fz-fuzz/jobs-types.h"
 #include "fz-fuzz/maxlen.h"
 #include "core/exec.h"
 #include "fz-fuzz/options.h"
 #include "fz-fuzz/outdir.h"
 #include "fz-fuzz/queue.h"
 #include "fz-fuzz/sites.h"
-#include "fz-fuzz/stats.h"
-#include "fz-fuzz/sync.h"
+#include "fz-fuzz/stats-types.h"
+#include "fz-fuzz/sync-types.h"
 #include "mutators/dict.h"
 #include "mutators/rng.h"
 

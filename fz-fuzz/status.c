@@ -16,6 +16,7 @@
 #include "fz-fuzz/diag.h"
 #include "fz-fuzz/jobs.h"
 #include "fz-fuzz/state.h"
+#include "fz-fuzz/stats.h"
 
 /* 1 if the terminfo database has an entry for term (where ncurses looks:
  * $TERMINFO, ~/.terminfo, $TERMINFO_DIRS, the system directories; by first
