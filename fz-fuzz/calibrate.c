@@ -12,7 +12,7 @@
 #include "core/coverage.h"
 #include "fz-config.h"
 #include "fz-fuzz/names.h"
-#include "fz-fuzz/run.h"
+#include "fz-fuzz/run-again.h"
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/status.h"
 #include "fz-log.h"
@@ -203,7 +203,7 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
         snprintf(doing, sizeof doing, "the check of %s '%s'",
                  st->out.resumed ? "queue entry" : "seed", f->name);
         fz_calibrate(st, f->data, f->len, NULL, doing, &c);
-        /* FZ_RUN_ERROR: it made the target kill its forkserver (run.h): a
+        /* FZ_RUN_ERROR: it made the target kill its forkserver (run-again.h): a
          * crashing seed, skipped like the others; a new forkserver runs. */
         int killed = c.result == FZ_RUN_ERROR;
         if (killed)

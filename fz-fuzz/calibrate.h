@@ -45,7 +45,7 @@ typedef struct fz_calib {
  * fewer on a stop signal or when -V is up).  Leaves the first run's
  * classified map in st->calib.first and its slot list in st->calib.edges,
  * and marks changing slots in st->calib.var_map.  Every run goes through
- * fz_run_again (run.h) with o and doing ("calibration"): o is where a new
+ * fz_run_again (run-again.h) with o and doing ("calibration"): o is where a new
  * find came from, and a run of it that loses the target ends the campaign
  * with buf saved as a crash.  NULL for a seed (or a resumed queue entry),
  * which is kept already: a run of it that made the target kill its

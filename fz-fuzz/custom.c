@@ -343,7 +343,7 @@ int fz_custom_trim(fz_state_t *st, fz_entry_t *e)
         return 0;
     fz_exec_t *x = &st->exec;
     fz_exec_rec_t rec;
-    /* A run that loses the target saves its input as a crash (run.h). */
+    /* A run that loses the target saves its input as a crash (run-again.h). */
     fz_origin_t o = {.op = "trim", .src = e->id};
     fz_run_result_t r = fz_run_again(st, e->data, e->len, 0, &rec, &o, "trimming");
     st->stats.min_execs++;

@@ -61,7 +61,7 @@ struct fz_state;
  * runs where havoc alone needs 2-4 times that. */
 #define FZ_TRIM_MIN_BYTES 64
 
-/* The main loop; returns when fz_run_should_stop (run.h) says so. */
+/* The main loop; returns when fz_run_should_stop (run-again.h) says so. */
 void fz_fuzz_loop(struct fz_state *st);
 
 #endif

@@ -23,7 +23,7 @@
 #include "core/opts.h"
 #include "fz-config.h"
 #include "fz-fuzz/crashinfo.h"
-#include "fz-fuzz/run.h"
+#include "fz-fuzz/run-again.h"
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/stats.h"
 #include "fz-fuzz/status.h"

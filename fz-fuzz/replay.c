@@ -10,7 +10,7 @@
 #include "fz-config.h"
 #include "fz-fuzz/crashinfo.h"
 #include "fz-fuzz/outdir.h"
-#include "fz-fuzz/run.h"
+#include "fz-fuzz/run-again.h"
 #include "fz-log.h"
 
 /* Crashes whose report's first lines are printed (each costs a run
@@ -45,7 +45,7 @@ int fz_replay(const fz_cfg_t *cfg, const fz_fsrv_cfg_t *fcfg)
         fz_exec_rec_t rec;
         fz_run_result_t r = fz_run_kept(&x, f->data, f->len, 0, &rec);
         if (r == FZ_RUN_ERROR && rec.signal) {
-            /* It made the target kill its forkserver (run.h): a crash that
+            /* It made the target kill its forkserver (run-again.h): a crash that
              * still reproduces (fz-fuzz saved it as sig:NN); the others run
              * on the new forkserver. */
             crashes++;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fz-fuzz/run.h"
+#include "fz-fuzz/run-again.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
 
@@ -81,7 +81,7 @@ uint32_t fz_resume_known_crashes(fz_state_t *st)
         fz_run_result_t r =
             fz_run_again(st, files.f[i].data, files.f[i].len, 0, &rec, NULL, doing);
         if (r == FZ_RUN_ERROR) {
-            /* It made the target kill its forkserver again (run.h): it
+            /* It made the target kill its forkserver again (run-again.h): it
              * still crashes (exit 3 at the end), and the campaign goes on
              * with a new forkserver, or it could never be resumed. */
             still++;

@@ -12,7 +12,7 @@
 #include "core/coverage.h"
 #include "fz-fuzz/crashinfo.h"
 #include "core/minimize.h"
-#include "fz-fuzz/run.h"
+#include "fz-fuzz/run-again.h"
 #include "fz-log.h"
 
 /* Target runs so far (fuzzing, calibration, minimization). */
@@ -173,7 +173,7 @@ typedef struct {
     uint64_t want;     /* the site to keep */
     fz_site_t other;   /* a different site one of its runs crashed at */
     int other_sig;
-    /* A run that lost the target (fz-fuzz/run.h): its input (in
+    /* A run that lost the target (fz-fuzz/run-again.h): its input (in
      * t->min_buf) and signal.  The crash is saved first, as found. */
     fz_run_death_t death;
 } site_watch_t;

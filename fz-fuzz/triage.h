@@ -61,7 +61,7 @@ typedef struct fz_triage {
     uint32_t *next_crash_id;   /* id:N of the next file in crashes/ */
     uint32_t *next_hang_id;    /* id:N of the next file in hangs/ */
     const char *command_line;  /* the whole command line, for crashes/README.txt */
-    /* The campaign's state, opaque here: only handed back to run.h, which
+    /* The campaign's state, opaque here: only handed back to run-again.h, which
      * names finds, polls and makes the re-runs (and decides what a lost
      * forkserver means). */
     struct fz_state *st;
