@@ -27,7 +27,7 @@
 #include "fz-fuzz/diag.h"
 #include "fz-fuzz/dictfile.h"
 #include "fz-fuzz/fuzz.h"
-#include "fz-fuzz/jobs.h"
+#include "fz-fuzz/jobs-link.h"
 #include "fz-fuzz/lfmut.h"
 #include "fz-fuzz/resume.h"
 #include "fz-fuzz/run.h"

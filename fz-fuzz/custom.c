@@ -42,7 +42,7 @@
 #include "fz-config.h"
 #include "fz-fuzz/calibrate.h"
 #include "fz-fuzz/run.h"
-#include "fz-fuzz/jobs.h"
+#include "fz-fuzz/jobs-link.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
 

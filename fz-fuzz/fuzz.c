@@ -15,7 +15,7 @@
 #include "fz-fuzz/custom.h"
 #include "fz-fuzz/i2s.h"
 #include "fz-fuzz/lfmut.h"
-#include "fz-fuzz/jobs.h"
+#include "fz-fuzz/jobs-link.h"
 #include "mutators/text.h"
 #include "core/coverage.h"
 #include "fz-fuzz/calibrate.h"

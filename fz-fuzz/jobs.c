@@ -1,7 +1,8 @@
 /*
  * jobs.c - `fz-fuzz -j N` (see jobs.h): the coordinator that forks, watches
- * and stops the instances, its status screen, and the instances' side of
- * the shared segment (counters and the ring of finds).
+ * and stops the instances, and its status screen; the instances' side of
+ * the shared segment is jobs-link.c (counters, sharing finds) and sync.c
+ * (taking them).
  */
 #define _GNU_SOURCE
 #include "fz-fuzz/jobs.h"
@@ -23,12 +24,10 @@
 #include "core/opts.h"
 #include "fz-config.h"
 #include "fz-fuzz/crashinfo.h"
-#include "fz-fuzz/run-again.h"
 #include "fz-fuzz/state.h"
-#include "fz-fuzz/stats.h"
 #include "fz-fuzz/status.h"
-#include "fz-fuzz/sync.h"
 #include "fz-log.h"
+#include "fz-version.h"
 
 /* How often the coordinator looks at its instances, redraws, logs. */
 #define JOBS_POLL_MS 50
@@ -36,128 +35,6 @@
 #define JOBS_LOG_MS 5000
 /* Crashes per instance whose reports the end of the campaign prints. */
 #define FZ_JOBS_REPORTS 5
-/* An instance copies its counters to its slot at most this often. */
-#define JOBS_PUBLISH_MS 200
-
-/* ---- Instance side ---- */
-
-void fz_jobs_publish(fz_state_t *st, int force)
-{
-    fz_jobs_link_t *l = &st->jobs;
-    if (!l->shared)
-        return;
-    uint64_t now = fz_now_ms();
-    if (!force && l->last_pub && now - l->last_pub < JOBS_PUBLISH_MS && st->ui.files_ready)
-        return;
-    l->last_pub = now;
-    fz_stats_report_t r;
-    fz_stats_collect(st, &r);
-    fz_jobs_slot_t *s = &l->shared->slot[l->self];
-    s->execs = r.execs_done;
-    s->eps = st->ui.recent_eps ? st->ui.recent_eps : r.execs_per_sec;
-    s->corpus = r.corpus_count;
-    s->edges = r.edges_found;
-    s->crashes = r.saved_crashes;
-    s->crashes_at_start = st->stats.crashes_at_start;
-    s->hangs = r.saved_hangs;
-    s->imported = r.corpus_imported;
-    s->found = r.corpus_found;
-    if (st->ui.files_ready)
-        __atomic_store_n(&s->state, FZ_JOB_RUNNING, __ATOMIC_RELAXED);
-}
-
-void fz_jobs_share(fz_state_t *st, const char *name, uint32_t id, const uint8_t *buf, uint32_t len)
-{
-    fz_jobs_shared_t *sh = st->jobs.shared;
-    if (!sh || sh->n < 2)
-        return;
-    uint64_t seq = __atomic_fetch_add(&sh->head, 1, __ATOMIC_ACQ_REL);
-    fz_jobs_find_t *f = &sh->ring[seq % FZ_JOBS_RING];
-    /* seq 0 marks the entry as being written: a reader that sees another
-     * number before and after its copy knows the copy is whole. */
-    __atomic_store_n(&f->seq, 0, __ATOMIC_RELEASE);
-    f->from = st->jobs.self;
-    f->id = id;
-    f->len = len;
-    f->at_ms = fz_now_ms();
-    snprintf(f->name, sizeof f->name, "%s", name);
-    if (len <= FZ_JOBS_INLINE)
-        memcpy(f->data, buf, len);
-    __atomic_store_n(&f->seq, seq + 1, __ATOMIC_RELEASE);
-}
-
-/* 1 if name says the file was imported from one of our siblings: that
- * sibling published it itself, so it reaches us (or was run by us) that
- * way. */
-static int from_sibling(const fz_jobs_shared_t *sh, const char *name)
-{
-    for (uint32_t i = 0; i < sh->n; i++)
-        if (fz_sync_from_self(name, sh->slot[i].name))
-            return 1;
-    return 0;
-}
-
-int fz_jobs_pending(const fz_state_t *st)
-{
-    const fz_jobs_link_t *l = &st->jobs;
-    if (!l->shared || l->shared->n < 2)
-        return 0;
-    uint64_t head = __atomic_load_n(&l->shared->head, __ATOMIC_ACQUIRE);
-    if (head <= l->next)
-        return 0;
-    /* Our own finds are in the ring too: only another's counts. */
-    const fz_jobs_find_t *f = &l->shared->ring[(head - 1) % FZ_JOBS_RING];
-    return head - l->next > 1 || f->from != l->self;
-}
-
-void fz_jobs_take(fz_state_t *st)
-{
-    fz_jobs_link_t *l = &st->jobs;
-    fz_jobs_shared_t *sh = l->shared;
-    if (!sh || sh->n < 2)
-        return;
-    for (;;) {
-        uint64_t head = __atomic_load_n(&sh->head, __ATOMIC_ACQUIRE);
-        if (l->next >= head)
-            return;
-        if (head - l->next > FZ_JOBS_RING)
-            l->next = head - FZ_JOBS_RING; /* overrun: the queue files cover the gap */
-        fz_jobs_find_t *f = &sh->ring[l->next % FZ_JOBS_RING];
-        uint64_t seq = __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE);
-        if (seq != l->next + 1) {
-            if (seq == 0 || seq < l->next + 1)
-                return; /* still being written: next time */
-            l->next++;  /* overwritten by a later find: skip it */
-            continue;
-        }
-        uint32_t from = f->from, id = f->id, len = f->len;
-        uint64_t at = f->at_ms;
-        char name[sizeof f->name];
-        memcpy(name, f->name, sizeof name);
-        int inline_data = len <= FZ_JOBS_INLINE;
-        if (!l->buf && !(l->buf = malloc(FZ_JOBS_INLINE)))
-            fz_die("out of memory");
-        if (inline_data)
-            memcpy(l->buf, f->data, len);
-        if (__atomic_load_n(&f->seq, __ATOMIC_ACQUIRE) != seq) {
-            l->next++; /* overwritten while copying */
-            continue;
-        }
-        l->next++;
-        if (from == l->self || from >= sh->n)
-            continue;
-        fz_sync_direct(st, sh->slot[from].name, id, from_sibling(sh, name),
-                       inline_data ? l->buf : NULL, len);
-        fz_jobs_slot_t *s = &sh->slot[l->self];
-        uint64_t ms = fz_now_ms() - at;
-        s->passed++;
-        s->pass_ms_total += ms;
-        if (ms > s->pass_ms_max)
-            s->pass_ms_max = ms;
-        if (fz_run_should_stop(st))
-            return;
-    }
-}
 
 /* ---- Coordinator ---- */
 

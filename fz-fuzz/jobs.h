@@ -35,18 +35,4 @@ typedef int (*fz_jobs_campaign_fn)(struct fz_state *st, int argc, char **argv);
  * ran on, FZ_EXIT_ERROR if all of them failed, FZ_EXIT_OK otherwise. */
 int fz_jobs_run(struct fz_state *st, int argc, char **argv, fz_jobs_campaign_fn campaign);
 
-/* Instance side.  fz_jobs_publish copies the counters into this instance's
- * slot (called with the status clock, cheap: at most every
- * JOBS_PUBLISH_MS unless force, as for the final counters); fz_jobs_share puts a new
- * queue entry into the ring; fz_jobs_take runs the finds of the others
- * that this instance has not seen (called between queue turns by sync). */
-void fz_jobs_publish(struct fz_state *st, int force);
-void fz_jobs_share(struct fz_state *st, const char *name, uint32_t id, const uint8_t *buf,
-                   uint32_t len);
-void fz_jobs_take(struct fz_state *st);
-
-/* 1 if another instance published a find this one has not taken yet
- * (one shared load; the havoc stage ends its turn early for it). */
-int fz_jobs_pending(const struct fz_state *st);
-
 #endif

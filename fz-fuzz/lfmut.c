@@ -15,7 +15,7 @@
 #include "core/opts.h"
 #include "fz-config.h"
 #include "fz-fuzz/run.h"
-#include "fz-fuzz/jobs.h"
+#include "fz-fuzz/jobs-link.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
 

@@ -4,7 +4,7 @@
 FUZZ_SRCS := fz-fuzz/options.c fz-fuzz/names.c fz-fuzz/queue.c fz-fuzz/schedule.c fz-fuzz/outdir.c fz-fuzz/stats.c \
 	fz-fuzz/status.c fz-fuzz/diag.c fz-fuzz/resume.c fz-fuzz/calibrate.c fz-fuzz/sites.c fz-fuzz/triage.c fz-fuzz/run.c fz-fuzz/run-again.c fz-fuzz/maxlen.c fz-fuzz/fuzz.c fz-fuzz/replay.c \
 	fz-fuzz/i2s.c
-FUZZ_SRCS += fz-fuzz/sync.c fz-fuzz/dictfile.c fz-fuzz/jobs.c fz-fuzz/crashinfo.c fz-fuzz/aflenv.c
+FUZZ_SRCS += fz-fuzz/sync.c fz-fuzz/dictfile.c fz-fuzz/jobs.c fz-fuzz/jobs-link.c fz-fuzz/crashinfo.c fz-fuzz/aflenv.c
 FUZZ_SRCS += fz-fuzz/custom.c fz-fuzz/lfmut.c fz-fuzz/campaign.c fz-fuzz/cmdline.c
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(OBJ)/%.o)
 

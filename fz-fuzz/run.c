@@ -16,7 +16,7 @@
 #include "core/coverage.h"
 #include "fz-fuzz/calibrate.h"
 #include "fz-fuzz/custom.h"
-#include "fz-fuzz/jobs.h"
+#include "fz-fuzz/jobs-link.h"
 #include "fz-fuzz/lfmut.h"
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/status.h"

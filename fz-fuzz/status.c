@@ -14,7 +14,7 @@
 
 #include "core/coverage.h"
 #include "fz-fuzz/diag.h"
-#include "fz-fuzz/jobs.h"
+#include "fz-fuzz/jobs-link.h"
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/stats.h"
 

@@ -21,7 +21,7 @@
 #include "core/fileio.h"
 #include "fz-config.h"
 #include "fz-fuzz/run.h"
-#include "fz-fuzz/jobs.h"
+#include "fz-fuzz/jobs-types.h"
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
@@ -339,11 +339,73 @@ void fz_sync_direct(fz_state_t *st, const char *peer, uint32_t id, int skip_run,
     write_cursor(st, peer, id + 1);
 }
 
+/* 1 if name says the file was imported from one of our siblings: that
+ * sibling published it itself, so it reaches us (or was run by us) that
+ * way. */
+static int from_sibling(const fz_jobs_shared_t *sh, const char *name)
+{
+    for (uint32_t i = 0; i < sh->n; i++)
+        if (fz_sync_from_self(name, sh->slot[i].name))
+            return 1;
+    return 0;
+}
+
+/* -j: the finds the other instances put in the shared ring since the
+ * last look (jobs.h), each judged by fz_sync_direct. */
+static void take_ring(fz_state_t *st)
+{
+    fz_jobs_link_t *l = &st->jobs;
+    fz_jobs_shared_t *sh = l->shared;
+    if (!sh || sh->n < 2)
+        return;
+    for (;;) {
+        uint64_t head = __atomic_load_n(&sh->head, __ATOMIC_ACQUIRE);
+        if (l->next >= head)
+            return;
+        if (head - l->next > FZ_JOBS_RING)
+            l->next = head - FZ_JOBS_RING; /* overrun: the queue files cover the gap */
+        fz_jobs_find_t *f = &sh->ring[l->next % FZ_JOBS_RING];
+        uint64_t seq = __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE);
+        if (seq != l->next + 1) {
+            if (seq == 0 || seq < l->next + 1)
+                return; /* still being written: next time */
+            l->next++;  /* overwritten by a later find: skip it */
+            continue;
+        }
+        uint32_t from = f->from, id = f->id, len = f->len;
+        uint64_t at = f->at_ms;
+        char name[sizeof f->name];
+        memcpy(name, f->name, sizeof name);
+        int inline_data = len <= FZ_JOBS_INLINE;
+        if (!l->buf && !(l->buf = malloc(FZ_JOBS_INLINE)))
+            fz_die("out of memory");
+        if (inline_data)
+            memcpy(l->buf, f->data, len);
+        if (__atomic_load_n(&f->seq, __ATOMIC_ACQUIRE) != seq) {
+            l->next++; /* overwritten while copying */
+            continue;
+        }
+        l->next++;
+        if (from == l->self || from >= sh->n)
+            continue;
+        fz_sync_direct(st, sh->slot[from].name, id, from_sibling(sh, name),
+                       inline_data ? l->buf : NULL, len);
+        fz_jobs_slot_t *s = &sh->slot[l->self];
+        uint64_t ms = fz_now_ms() - at;
+        s->passed++;
+        s->pass_ms_total += ms;
+        if (ms > s->pass_ms_max)
+            s->pass_ms_max = ms;
+        if (fz_run_should_stop(st))
+            return;
+    }
+}
+
 void fz_sync_maybe(fz_state_t *st)
 {
     if (!st->sync.enabled)
         return;
     if (!st->sync.last_ms || fz_now_ms() - st->sync.last_ms >= st->sync.interval_ms)
         sync_all(st);
-    fz_jobs_take(st); /* -j: the other instances' finds, handed over directly */
+    take_ring(st); /* -j: the other instances' finds, handed over directly */
 }
