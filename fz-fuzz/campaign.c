@@ -319,6 +319,10 @@ int fz_campaign_run(fz_state_t *st, int argc, char **argv)
     if (!st->cfg.seed_given)
         st->cfg.seed = pick_seed();
     fz_rng_seed(&st->rng, st->cfg.seed);
+    /* run.c's calls up into the mutator stages (state.h). */
+    st->hooks = (fz_run_hooks_t){.new_entry = fz_custom_new_entry,
+                                 .post_refuses = fz_custom_post_refuses,
+                                 .request_ran = fz_lfmut_ran};
     fz_custom_load(st); /* AFL_CUSTOM_MUTATOR_LIBRARY: before anything is started or written */
     setup_exec(st);
     fz_custom_started(st);

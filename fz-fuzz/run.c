@@ -15,9 +15,7 @@
 
 #include "core/coverage.h"
 #include "fz-fuzz/calibrate.h"
-#include "fz-fuzz/custom.h"
 #include "fz-fuzz/jobs-link.h"
-#include "fz-fuzz/lfmut.h"
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/status.h"
 #include "fz-fuzz/triage.h"
@@ -59,7 +57,8 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     e->exec_us = c.exec_us;
     e->trimmed = o->peer != NULL;
     fz_outdir_save(&st->out, "queue", name, buf, len);
-    fz_custom_new_entry(st, e, o->peer ? NULL : st->queue.e[o->src]->fname);
+    if (st->hooks.new_entry)
+        st->hooks.new_entry(st, e, o->peer ? NULL : st->queue.e[o->src]->fname);
     fz_jobs_share(st, name, st->next_queue_id - 1, buf, len); /* -j: to the others at once */
     fz_maxlen_found(&st->len, fz_state_execs(st));
     if (o->peer) {
@@ -169,7 +168,7 @@ void fz_run_flush(fz_state_t *st)
         fz_exec_rec_t rec;
         uint32_t at, len;
         fz_exec_run_batch(x, from, k, &rec, &at);
-        const uint8_t *buf = fz_exec_batch_is_request(x, at) ? fz_lfmut_ran(st, at, &len)
+        const uint8_t *buf = fz_exec_batch_is_request(x, at) ? st->hooks.request_ran(st, at, &len)
                                                              : fz_exec_batch_input(x, at, &len);
         judge(st, buf, len, &st->batch.origin[at], &rec);
         /* The next batch lasts about FZ_BATCH_TARGET_US at this part's
@@ -211,7 +210,7 @@ void fz_run_push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
     if (x->post) {
         /* An AFL++ post_process may refuse the input (no run); batches
          * would save what it made of the input instead of the input. */
-        if (!fz_custom_post_refuses(st, buf, len))
+        if (!(st->hooks.post_refuses && st->hooks.post_refuses(st, buf, len)))
             run_one(st, buf, len, o, 0);
         return;
     }

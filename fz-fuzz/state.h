@@ -14,6 +14,7 @@
 #define FZ_FUZZ_STATE_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fz-fuzz/diag-types.h"
@@ -57,6 +58,21 @@ typedef struct fz_batch_ctl {
     uint32_t size;       /* run the batch when it holds this many */
 } fz_batch_ctl_t;
 
+struct fz_state;
+struct fz_entry;
+
+/* What run.c calls in the stages above it, as hooks campaign.c sets (run.c
+ * sits below custom.c and lfmut.c, which feed it candidates): a new queue
+ * entry for the custom mutators (custom.h's fz_custom_new_entry), their
+ * post_process's verdict (fz_custom_post_refuses), and the input a
+ * harness-side mutation request made (lfmut.h's fz_lfmut_ran).  NULL:
+ * no custom mutator. */
+typedef struct fz_run_hooks {
+    void (*new_entry)(struct fz_state *st, struct fz_entry *e, const char *parent);
+    int (*post_refuses)(struct fz_state *st, const uint8_t *buf, size_t len);
+    const uint8_t *(*request_ran)(struct fz_state *st, uint32_t at, uint32_t *len);
+} fz_run_hooks_t;
+
 typedef struct fz_state {
     fz_cfg_t cfg;
     fz_outdir_t out;
@@ -65,6 +81,7 @@ typedef struct fz_state {
     fz_len_ctl_t len;  /* the maximum input length (maxlen.h) */
     uint8_t *min_buf; /* FZ_MAX_INPUT bytes: the minimizer's output */
     fz_batch_ctl_t batch;
+    fz_run_hooks_t hooks; /* run.c's calls up into the stages (campaign.c sets them) */
     fz_queue_t queue;
     fz_stats_t stats;
     fz_ui_t ui;
