@@ -17,10 +17,21 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h * 0xff51afd7ed558ccdull;
 }
 
+/* Eight bytes a step (the keys only ever meet other keys of this build:
+ * sets of records tried and records seen). */
 static uint64_t hash_bytes(uint64_t h, const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        h = mix(h, p[i]);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = mix(h, w);
+    }
+    if (i < n) {
+        uint64_t w = 0;
+        memcpy(&w, p + i, n - i);
+        h = mix(h, w);
+    }
     return h;
 }
 
@@ -40,8 +51,10 @@ int fz_cmp_list_init(fz_cmp_list_t *l, uint32_t cap)
         l->set_cap *= 2;
     l->r = malloc((size_t)cap * sizeof *l->r);
     l->set = calloc(l->set_cap, sizeof *l->set);
+    l->pos = malloc((size_t)cap * sizeof *l->pos);
+    l->order = malloc((FZ_CMP_INT_BLOCKS + FZ_CMP_WIDE_BLOCKS + FZ_CMP_STR_BLOCKS) * sizeof *l->order);
     l->cap = cap;
-    if (!l->r || !l->set) {
+    if (!l->r || !l->set || !l->pos || !l->order) {
         fz_cmp_list_free(l);
         return -1;
     }
@@ -52,13 +65,15 @@ void fz_cmp_list_free(fz_cmp_list_t *l)
 {
     free(l->r);
     free(l->set);
+    free(l->pos);
+    free(l->order);
     memset(l, 0, sizeof *l);
 }
 
 void fz_cmp_list_clear(fz_cmp_list_t *l)
 {
-    if (l->n || l->dropped)
-        memset(l->set, 0, (size_t)l->set_cap * sizeof *l->set);
+    for (uint32_t i = 0; i < l->n; i++) /* only what was taken: no 64 KB memset */
+        l->set[l->pos[i]] = 0;
     l->n = l->dropped = 0;
 }
 
@@ -78,6 +93,7 @@ int fz_cmp_list_add(fz_cmp_list_t *l, const fz_cmp_rec_t *r)
                 return 0;
             }
             l->set[i] = k;
+            l->pos[l->n] = i;
             break;
         }
     }
@@ -122,16 +138,33 @@ static int make_rec(fz_cmp_rec_t *r, const fz_cmp_head_t *h, uint32_t pool, uint
     return 1;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 uint32_t fz_cmp_list_read(fz_cmp_list_t *l, const fz_cmplog_t *log)
 {
     fz_cmp_list_clear(l);
-    /* Nothing logged: skip the slot table too. */
-    if (!log->used[FZ_CMP_POOL_INT] && !log->used[FZ_CMP_POOL_WIDE] && !log->used[FZ_CMP_POOL_STR])
-        return 0;
-    for (uint32_t s = 0; s < FZ_CMP_SITES; s++) {
-        uint32_t pool;
-        const fz_cmp_head_t *h = fz_cmplog_find(log, s, &pool);
-        if (!h || !h->hits)
+    /* The blocks handed out this run, each the one its slot points to (so
+     * exactly the slots fz_cmplog_find accepts), in slot order: work in
+     * proportion to the sites the run reached, not to FZ_CMP_SITES. */
+    uint32_t m = 0;
+    for (uint32_t p = 0; p < FZ_CMP_POOLS; p++) {
+        uint32_t used = log->used[p], cap = fz_cmplog_cap(p);
+        for (uint32_t b = 0; b < used && b < cap; b++) {
+            uint32_t s = fz_cmplog_head((fz_cmplog_t *)log, p, b)->site;
+            if (s < FZ_CMP_SITES && log->slot[s] == (p << 14 | b))
+                l->order[m++] = s << 16 | p << 14 | b;
+        }
+    }
+    qsort(l->order, m, sizeof *l->order, cmp_u32);
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t s = l->order[k] >> 16, pool = FZ_CMP_SLOT_POOL(l->order[k] & 0xffff);
+        const fz_cmp_head_t *h = fz_cmplog_head((fz_cmplog_t *)log, pool,
+                                                FZ_CMP_SLOT_BLOCK(l->order[k] & 0xffff));
+        if (!h->hits)
             continue;
         uint32_t n = h->hits < FZ_CMP_PAIRS ? h->hits : FZ_CMP_PAIRS;
         for (uint32_t i = 0; i < n; i++) {

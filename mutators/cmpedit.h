@@ -42,6 +42,8 @@ typedef struct {
     uint32_t dropped; /* distinct records past cap (not kept) */
     uint64_t *set;    /* open-addressing set of record keys (dedupe) */
     uint32_t set_cap; /* power of two, >= 2 * cap */
+    uint32_t *pos;    /* the set's taken positions, n of them (a clear) */
+    uint32_t *order;  /* fz_cmp_list_read's scratch: the log's blocks */
 } fz_cmp_list_t;
 
 /* Allocates room for cap records.  Returns 0 or -1 (out of memory). */

@@ -161,8 +161,10 @@ static inline void vp_hit(uint32_t site, uint32_t d)
  * of another kind this run (a slot keeps the kind of its first call, so
  * two sites of different kinds that share a slot never mix entries), or
  * when the pool is full.  A site's first call in a run takes the next
- * block of its pool (include/fz-cmplog.h). */
-static fz_cmp_head_t *cmp_block(uint32_t site, uint32_t pool, uint32_t *entry)
+ * block of its pool (include/fz-cmplog.h).  `calls` calls at once (a
+ * switch's cases): their entries are *entry, *entry + 1, ... mod
+ * FZ_CMP_PAIRS, as if each had come through here in turn. */
+static fz_cmp_head_t *cmp_block_n(uint32_t site, uint32_t pool, uint32_t calls, uint32_t *entry)
 {
     fz_cmplog_t *log = rt_cmp.log;
     if (!log || !rt_cmp.logging)
@@ -182,9 +184,14 @@ static fz_cmp_head_t *cmp_block(uint32_t site, uint32_t pool, uint32_t *entry)
     }
     uint32_t hits = h->hits;
     *entry = hits % FZ_CMP_PAIRS;
-    if (hits != UINT32_MAX)
-        h->hits = hits + 1;
+    h->hits = hits > UINT32_MAX - calls ? UINT32_MAX : hits + calls;
     return h;
+}
+
+/* One call's block: cmp_block_n for one call. */
+static inline fz_cmp_head_t *cmp_block(uint32_t site, uint32_t pool, uint32_t *entry)
+{
+    return cmp_block_n(site, pool, 1, entry);
 }
 
 /* Logs one integer pair (16-byte operands as low and high halves; the
@@ -232,9 +239,30 @@ FZ_RT_EXPORT void __fz_cmp_int128(uint32_t site, uint64_t v0, uint64_t v0_hi, ui
 FZ_RT_EXPORT void __fz_cmp_switch(uint32_t site, uint64_t v, const uint64_t *cases, uint32_t n,
                                   uint32_t size)
 {
-    for (uint32_t i = 0; i < n; i++)
-        cmp_log_int(site + i / FZ_CMP_PAIRS, v, 0, cases[i], 0,
-                    size | (FZ_CMP_A_CONST | FZ_CMP_A_SWITCH | FZ_CMP_A_EQ) << 8);
+    uint32_t info = size | (FZ_CMP_A_CONST | FZ_CMP_A_SWITCH | FZ_CMP_A_EQ) << 8;
+    if ((uint8_t)size == 16) { /* not made by the back ends: case by case */
+        for (uint32_t i = 0; i < n; i++)
+            cmp_log_int(site + i / FZ_CMP_PAIRS, v, 0, cases[i], 0, info);
+        return;
+    }
+    /* An interpreter's dispatch switch runs its ~100 cases per instruction:
+     * one block look-up per FZ_CMP_PAIRS cases, not per case. */
+    for (uint32_t g = 0; g < n; g += FZ_CMP_PAIRS) {
+        uint32_t m = n - g < FZ_CMP_PAIRS ? n - g : FZ_CMP_PAIRS, s = site + g / FZ_CMP_PAIRS, e;
+        if (rt_cmp.vp)
+            for (uint32_t k = 0; k < m; k++)
+                vp_hit(s, (uint32_t)__builtin_popcountll(v ^ cases[g + k]));
+        fz_cmp_head_t *h = cmp_block_n(s, FZ_CMP_POOL_INT, m, &e);
+        if (!h)
+            continue;
+        h->size = (uint8_t)info;
+        h->attr = (uint8_t)(info >> 8);
+        fz_cmp_pair_t *p = ((fz_cmp_iblock_t *)h)->p;
+        for (uint32_t k = 0; k < m; k++, e = (e + 1) % FZ_CMP_PAIRS) {
+            p[e].v0 = v;
+            p[e].v1 = cases[g + k];
+        }
+    }
 }
 
 /* Copies up to FZ_CMP_STR_MAX bytes of an operand the real function may
