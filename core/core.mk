@@ -7,7 +7,7 @@
 # after it.
 
 CORE_SRCS := core/shm.c core/proc.c core/cpu.c core/fsrv.c core/fsrv-spawn.c core/fsrv-input.c \
-	core/fsrv-handshake.c core/fsrv-wait.c core/fsrv-direct.c core/fsrv-diag.c core/coverage.c core/exec.c core/minimize.c core/fileio.c core/opts.c core/cmplog.c
+	core/fsrv-handshake.c core/fsrv-wait.c core/fsrv-direct.c core/fsrv-diag.c core/coverage.c core/exec.c core/minimize.c core/fileio.c core/env.c core/opts.c core/cmplog.c
 CORE_OBJS := $(CORE_SRCS:%.c=$(OBJ)/%.o)
 CORE_LIBS := $(OBJ)/libfzcore.a $(OBJ)/libfzmut.a
 

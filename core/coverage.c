@@ -90,7 +90,7 @@ static int word_verdict(const uint8_t *map, const uint8_t *virgin)
     return FZ_COV_NEW_COUNT;
 }
 
-static int scan_new(uint8_t *virgin, const uint8_t *map, size_t size, int update)
+int fz_cov_new_bits(uint8_t *virgin, const uint8_t *map, size_t size)
 {
     int ret = FZ_COV_NOTHING;
     for (size_t i = next_set(map, 0, size); i < size; i = next_set(map, i + 8, size)) {
@@ -103,25 +103,9 @@ static int scan_new(uint8_t *virgin, const uint8_t *map, size_t size, int update
             if (v > ret)
                 ret = v;
         }
-        if (!update) {
-            if (ret == FZ_COV_NEW_EDGE)
-                return ret;
-            continue;
-        }
         store64(virgin + i, vir & ~cur);
     }
     return ret;
-}
-
-int fz_cov_new_bits(uint8_t *virgin, const uint8_t *map, size_t size)
-{
-    return scan_new(virgin, map, size, 1);
-}
-
-int fz_cov_has_new_bits(const uint8_t *virgin, const uint8_t *map, size_t size)
-{
-    /* update == 0 never writes through the pointer. */
-    return scan_new((uint8_t *)virgin, map, size, 0);
 }
 
 int fz_cov_classify_judge(const uint8_t *virgin, uint8_t *map, size_t size)
@@ -182,21 +166,4 @@ size_t fz_cov_count_found(const uint8_t *virgin, size_t size)
             n += virgin[j] != 0xff;
     }
     return n;
-}
-
-/* Mixes only the non-zero words with their position, so the cost follows
- * the number of hit edges and two maps differing anywhere differ here. */
-uint64_t fz_cov_hash(const uint8_t *map, size_t size)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ size;
-    for (size_t i = next_set(map, 0, size); i < size; i = next_set(map, i + 8, size)) {
-        uint64_t w = load64(map + i);
-        w ^= (uint64_t)i * 0xff51afd7ed558ccdull;
-        w ^= w >> 33;
-        w *= 0xc4ceb9fe1a85ec53ull;
-        w ^= w >> 29;
-        h = (h ^ w) * 0x100000001b3ull;
-        h ^= h >> 32;
-    }
-    return h;
 }

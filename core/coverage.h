@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What fz_cov_new_bits / fz_cov_has_new_bits found. */
+/* What fz_cov_new_bits / fz_cov_classify_judge found. */
 #define FZ_COV_NOTHING 0   /* nothing the virgin map has not seen */
 #define FZ_COV_NEW_COUNT 1 /* a new bucket of an edge already seen */
 #define FZ_COV_NEW_EDGE 2  /* an edge never seen before */
@@ -36,11 +36,9 @@ void fz_cov_virgin_init(uint8_t *virgin, size_t size);
  * virgin, and returns FZ_COV_NOTHING / _NEW_COUNT / _NEW_EDGE. */
 int fz_cov_new_bits(uint8_t *virgin, const uint8_t *map, size_t size);
 
-/* The same answer without touching virgin. */
-int fz_cov_has_new_bits(const uint8_t *virgin, const uint8_t *map, size_t size);
-
-/* fz_cov_classify then fz_cov_has_new_bits in one pass over the map (what
- * every run needs: the map is read once). */
+/* fz_cov_classify and the answer fz_cov_new_bits would give, in one pass
+ * over the map and without touching virgin (what every run needs: the map
+ * is read once, and only a run worth keeping marks its bits seen). */
 int fz_cov_classify_judge(const uint8_t *virgin, uint8_t *map, size_t size);
 
 /* Writes into mask the bits of a classified map that virgin has not seen
@@ -57,7 +55,5 @@ size_t fz_cov_count_set(const uint8_t *map, size_t size);
 /* Number of edges a virgin map has seen (bytes that are not 0xff). */
 size_t fz_cov_count_found(const uint8_t *virgin, size_t size);
 
-/* 64-bit hash of a classified map, for stability checks and dedup. */
-uint64_t fz_cov_hash(const uint8_t *map, size_t size);
 
 #endif

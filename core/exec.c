@@ -167,8 +167,10 @@ fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32
             len = n;
         }
     }
-    if (x->fs->direct)
+    if (x->fs->direct) {
         suspect(x, buf, len);
+        x->broke_n = 0; /* a broken batch before it is not the last run */
+    }
     rec->result = fz_fsrv_run(x->fs, buf, len, rec->timeout_ms);
     return finish(x, rec);
 }
@@ -250,8 +252,20 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
     memset(rec, 0, sizeof(*rec));
     rec->timeout_ms = x->timeout_ms;
     rec->result = fz_fsrv_run_batch(x->fs, from, n, rec->timeout_ms, at);
+    if (rec->result == FZ_RUN_ERROR) {
+        /* The forkserver died during the batch.  Its child learns of that
+         * only when the kernel gets round to killing it (PDEATHSIG), and
+         * on a busy machine it runs on through more than
+         * FZ_EXEC_SUSPECTS inputs first: every run of this batch is a
+         * suspect, and the segment still holds them all. */
+        x->broke_from = from;
+        x->broke_n = *at - from + 1;
+        return finish(x, rec);
+    }
     /* The runs it made, from .. *at (after the fact: the batch segment
-     * keeps them until the next batch). */
+     * keeps them until the next batch).  A broken batch before them is
+     * not the last any more. */
+    x->broke_n = 0;
     uint32_t first = *at - from >= FZ_EXEC_SUSPECTS ? *at - FZ_EXEC_SUSPECTS + 1 : from;
     for (uint32_t i = first; i <= *at; i++) {
         uint32_t len;
@@ -261,6 +275,18 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
     return finish(x, rec);
 }
 
+/* Runs buf on the SIGSTOP-protocol forkserver: 1 when it killed the
+ * forkserver (a new one is started for the next suspect), 0 when not, -1
+ * when no forkserver could be started again. */
+static int kills(fz_exec_t *x, const uint8_t *buf, uint32_t len, char *err, size_t errlen)
+{
+    if (fz_fsrv_run(x->fs, buf, len, x->timeout_ms) != FZ_RUN_ERROR)
+        return 0;
+    if (x->fs->broke_signal)
+        return 1;
+    return fz_fsrv_restart(x->fs, err, errlen) ? -1 : 0;
+}
+
 const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t len,
                                    uint32_t *out_len)
 {
@@ -268,27 +294,36 @@ const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t le
     if (!x->fs->direct)
         return buf;
     char err[512];
+    uint32_t broke_from = x->broke_from, broke_n = x->broke_n;
     x->fs->cfg.no_direct = 1;
     int rc = fz_fsrv_restart(x->fs, err, sizeof err);
     x->batch = x->fs->batch; /* none without direct mode */
     if (rc)
         return buf;
-    for (uint32_t k = 0; k < FZ_EXEC_SUSPECTS; k++) {
-        const struct fz_exec_suspect *s = &x->sus[(x->sus_next + k) % FZ_EXEC_SUSPECTS];
-        if (!s->buf)
-            continue;
-        if (fz_fsrv_run(x->fs, s->buf, s->len, x->timeout_ms) != FZ_RUN_ERROR)
-            continue;
-        if (x->fs->broke_signal) {
-            *out_len = s->len;
-            x->execs = x->fs->total_execs;
-            return s->buf;
+    /* Oldest first: the ring's runs, then the broken batch's. */
+    const uint8_t *found = NULL;
+    for (uint32_t k = 0; k < FZ_EXEC_SUSPECTS + broke_n && !found; k++) {
+        const uint8_t *s;
+        uint32_t n;
+        if (k < FZ_EXEC_SUSPECTS) {
+            const struct fz_exec_suspect *r = &x->sus[(x->sus_next + k) % FZ_EXEC_SUSPECTS];
+            s = r->buf;
+            n = r->len;
+        } else {
+            s = fz_exec_batch_input(x, broke_from + k - FZ_EXEC_SUSPECTS, &n);
         }
-        if (fz_fsrv_restart(x->fs, err, sizeof err))
+        if (!s)
+            continue;
+        rc = kills(x, s, n, err, sizeof err);
+        if (rc < 0)
             break;
+        if (rc > 0) {
+            found = s;
+            *out_len = n;
+        }
     }
     x->execs = x->fs->total_execs;
-    return buf;
+    return found ? found : buf;
 }
 
 int fz_exec_commit(fz_exec_t *x, const fz_exec_rec_t *rec, uint8_t *mask)

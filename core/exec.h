@@ -114,6 +114,9 @@ typedef struct fz_exec {
         uint32_t len, cap;
     } sus[FZ_EXEC_SUSPECTS];
     uint32_t sus_next; /* the slot the next run's input goes to */
+    /* A batch that ended with the forkserver's death: its runs broke_from ..
+     * + broke_n - 1, still in the segment, are suspects too (broke_n 0: none). */
+    uint32_t broke_from, broke_n;
     /* The client's counters as the last run left them (they stay after
      * fz_exec_stop): fz_exec_execs, fz_exec_last_us. */
     uint64_t execs;
@@ -194,8 +197,10 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
  * the input of that run (buf).  In direct mode (a persistent fz target)
  * the child answers for itself and can go on answering for a while after
  * its input killed the forkserver, until it dies with it: the killer is
- * one of the last FZ_EXEC_SUSPECTS runs (batch runs included).  Those are
- * run again, oldest first, on a new forkserver that speaks AFL++'s SIGSTOP
+ * one of the last FZ_EXEC_SUSPECTS runs (batch runs included) or, when a
+ * batch broke, any run of that batch (a child can get through hundreds of
+ * batch inputs before the kernel kills it).  Those are run again, oldest
+ * first, on a new forkserver that speaks AFL++'s SIGSTOP
  * protocol, where the forkserver itself reports every run and a kill
  * shows at once; the first that kills it is the one: returns it (its
  * length in *out_len), or buf when none does.  The forkserver is left

@@ -89,7 +89,10 @@ char *fz_path_join(const char *a, const char *b, const char *c)
     return p;
 }
 
-char *fz_file_tmp_name(const char *path)
+/* "DIR/.NAME.tmp.PID" for path "DIR/NAME", malloc'ed: a hidden sibling to
+ * rename() into path (hidden, so directory readers such as a resumed or
+ * syncing fz-fuzz and afl-fuzz skip it). */
+static char *tmp_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     int dir_len = slash ? (int)(slash - path + 1) : 0;
@@ -210,7 +213,7 @@ int fz_file_write_atomic(const char *path, const void *buf, size_t len, mode_t m
     struct stat sb;
     if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
         return write_in_place(path, buf, len);
-    char *tmp = fz_file_tmp_name(path);
+    char *tmp = tmp_name(path);
     if (!tmp)
         return -1;
     int r = write_renamed(AT_FDCWD, tmp, path, buf, len, mode);

@@ -29,11 +29,6 @@ uint8_t *fz_file_read_fd(int fd, size_t max_len, size_t *len);
  * memory. */
 char *fz_path_join(const char *a, const char *b, const char *c);
 
-/* "DIR/.NAME.tmp.PID" for path "DIR/NAME", malloc'ed: a hidden sibling to
- * rename() into path (hidden, so directory readers such as a resumed or
- * syncing fz-fuzz and afl-fuzz skip it). */
-char *fz_file_tmp_name(const char *path);
-
 /* Writes buf as NAME in the directory open at dirfd, atomically and
  * without following symlinks: a hidden temp file created there with
  * O_CREAT | O_EXCL | O_NOFOLLOW (one name per process, ".fz-tmp.PID", short
@@ -51,7 +46,7 @@ int fz_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len,
  * Returns 0, or -1 with a one-line message (cause and fix) in err. */
 int fz_file_out_check(const char *path, const char *in, int overwrite, char *err, size_t n);
 
-/* Writes buf to path (created with mode) through fz_file_tmp_name and
+/* Writes buf to path (created with mode) through a hidden temp file and
  * rename, so readers never see half a file.  A path that already exists and
  * is not a regular file (a device such as /dev/null, a FIFO, a symlink) is
  * written in place instead, so it keeps being what it is.  Returns 0, or -1

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/opts.h"
+#include "core/env.h"
 #include "core/proc.h"
 #include "fz-config.h"
 #include "fz-protocol.h"

@@ -57,18 +57,12 @@ int fz_shm_create(fz_shm_t *shm, int with_fuzz, char *err, size_t errlen)
         return -1;
     }
     shm->ctl = (fz_ctl_t *)ctl;
-    if (with_fuzz && fz_shm_add_fuzz(shm, err, errlen)) {
+    if (with_fuzz &&
+        make_segment(FZ_MAX_INPUT + FZ_SHM_FUZZ_HDR, &shm->fuzz_id, &shm->fuzz, err, errlen)) {
         fz_shm_destroy(shm);
         return -1;
     }
     return 0;
-}
-
-int fz_shm_add_fuzz(fz_shm_t *shm, char *err, size_t errlen)
-{
-    if (shm->fuzz)
-        return 0;
-    return make_segment(FZ_MAX_INPUT + FZ_SHM_FUZZ_HDR, &shm->fuzz_id, &shm->fuzz, err, errlen);
 }
 
 int fz_shm_add_batch(fz_shm_t *shm, char *err, size_t errlen)

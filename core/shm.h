@@ -40,10 +40,6 @@ typedef struct {
  * with_fuzz is non-zero.  Returns 0, or -1 with a one-line reason in err. */
 int fz_shm_create(fz_shm_t *shm, int with_fuzz, char *err, size_t errlen);
 
-/* Creates the test-case segment later (when a target turns out to offer
- * shared-memory input).  Returns 0 or -1 with err. */
-int fz_shm_add_fuzz(fz_shm_t *shm, char *err, size_t errlen);
-
 /* Creates the batch segment and the shared virgin map (zero-filled: the
  * user sets the bytes it uses to 0xff).  Returns 0 or -1 with err. */
 int fz_shm_add_batch(fz_shm_t *shm, char *err, size_t errlen);

@@ -11,7 +11,6 @@
 
 #include "core/coverage.h"
 #include "fz-config.h"
-#include "fz-fuzz/fuzz.h"
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/run.h"
 #include "fz-fuzz/state.h"

@@ -26,6 +26,7 @@
 #include "fz-fuzz/custom.h"
 #include "fz-fuzz/dictfile.h"
 #include "fz-fuzz/fuzz.h"
+#include "fz-fuzz/lfmut.h"
 #include "fz-fuzz/resume.h"
 #include "fz-fuzz/run.h"
 #include "fz-fuzz/state.h"

@@ -13,8 +13,7 @@
 #include "fz-log.h"
 
 /* The order warnings are given in. */
-static const uint32_t kinds[] = {FZ_DIAG_HANDLER, FZ_DIAG_FORK, FZ_DIAG_EXEC, FZ_DIAG_FDS_IN_LOOP,
-                                 FZ_DIAG_EXIT_IN_LOOP};
+static const uint32_t kinds[] = {FZ_DIAG_HANDLER, FZ_DIAG_FORK, FZ_DIAG_EXEC, FZ_DIAG_EXIT_IN_LOOP};
 
 static void sanitise(const char *in, char *out, size_t n)
 {
@@ -70,8 +69,6 @@ void fz_diag_summary(uint32_t flags, uint32_t sigs, const char *exec_name, char 
         snprintf(word, sizeof word, "handler:%s", list);
         add(buf, n, word);
     }
-    if (flags & FZ_DIAG_FDS_IN_LOOP)
-        add(buf, n, "fds_in_loop");
     if (flags & FZ_DIAG_EXIT_IN_LOOP)
         add(buf, n, "exit_in_loop");
 }
@@ -109,14 +106,6 @@ void fz_diag_message(uint32_t bit, uint32_t flags, uint32_t sigs, const char *ex
                      "and exits or crashes seen are that program's; fuzz the code that runs "
                      "before it in-process",
                      name);
-        break;
-    case FZ_DIAG_FDS_IN_LOOP:
-        snprintf(buf, n,
-                 "the target closes or replaces fds 198/199 (the forkserver's pipes) inside "
-                 "__AFL_LOOP, which ends the persistent process: each input costs a new process "
-                 "(%.2f runs per process so far); leave those descriptors open (skip them when "
-                 "closing all descriptors)",
-                 execs_per_fork);
         break;
     case FZ_DIAG_EXIT_IN_LOOP:
         snprintf(buf, n,

@@ -21,11 +21,9 @@
 #include "fz-fuzz/calibrate.h"
 #include "core/minimize.h"
 #include "fz-fuzz/state.h"
-#include "fz-fuzz/status.h"
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/run.h"
 #include "fz-fuzz/sync.h"
-#include "fz-fuzz/triage.h"
 #include "fz-log.h"
 #include "mutators/chain.h"
 

@@ -19,9 +19,15 @@
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
 
+/* The harness's mutator in use (st->lfmut; NULL: none). */
+struct fz_lfmut {
+    uint32_t kinds; /* FZ_FS_NEW_OPT_FZ_CUSTOM / _XOVER in use */
+    uint8_t *req;   /* FZ_MAX_INPUT: the request being built */
+    uint8_t *ran;   /* FZ_MAX_INPUT: the bytes a request ran, as judged */
+};
+
 void fz_lfmut_setup(fz_state_t *st)
 {
-    fz_lfmut_t *m = &st->lfmut;
     uint32_t offered = fz_exec_info(&st->exec).custom;
     if (!offered)
         return;
@@ -34,11 +40,11 @@ void fz_lfmut_setup(fz_state_t *st)
                 "off (FZ_NO_BATCH=1 or FZ_NO_DIRECT=1): fz's own mutations are used instead");
         return;
     }
-    m->req = malloc(FZ_MAX_INPUT);
-    m->ran = malloc(FZ_MAX_INPUT);
-    if (!m->req || !m->ran)
+    struct fz_lfmut *m = calloc(1, sizeof *m);
+    if (!m || !(m->req = malloc(FZ_MAX_INPUT)) || !(m->ran = malloc(FZ_MAX_INPUT)))
         fz_die("out of memory");
     m->kinds = offered;
+    st->lfmut = m;
     fz_info("the harness defines %s%s%s: %s",
             offered & FZ_FS_NEW_OPT_FZ_CUSTOM ? "LLVMFuzzerCustomMutator" : "",
             offered == (FZ_FS_NEW_OPT_FZ_CUSTOM | FZ_FS_NEW_OPT_FZ_XOVER) ? " and " : "",
@@ -49,7 +55,7 @@ void fz_lfmut_setup(fz_state_t *st)
 
 int fz_lfmut_owns(const fz_state_t *st)
 {
-    return (st->lfmut.kinds & FZ_FS_NEW_OPT_FZ_CUSTOM) != 0;
+    return st->lfmut && (st->lfmut->kinds & FZ_FS_NEW_OPT_FZ_CUSTOM) != 0;
 }
 
 static void put32(uint8_t *p, uint32_t v)
@@ -60,7 +66,7 @@ static void put32(uint8_t *p, uint32_t v)
 /* Builds and queues one request: e's bytes, and a partner for a crossover. */
 static void request(fz_state_t *st, fz_entry_t *e, const fz_entry_t *partner)
 {
-    uint8_t *r = st->lfmut.req;
+    uint8_t *r = st->lfmut->req;
     uint32_t room = FZ_MAX_INPUT - FZ_CUSTOM_HDR;
     uint32_t n = e->len < room ? e->len : room;
     uint32_t m = partner ? (partner->len < room - n ? partner->len : room - n) : 0;
@@ -86,7 +92,7 @@ static const fz_entry_t *pick_partner(fz_state_t *st, const fz_entry_t *e)
 void fz_lfmut_stage(fz_state_t *st, fz_entry_t *e)
 {
     uint32_t rounds = fz_queue_energy(&st->queue, e);
-    int xover = (st->lfmut.kinds & FZ_FS_NEW_OPT_FZ_XOVER) != 0;
+    int xover = (st->lfmut->kinds & FZ_FS_NEW_OPT_FZ_XOVER) != 0;
     for (uint32_t i = 0; i < rounds && !fz_run_should_stop(st) && !fz_jobs_pending(st); i++) {
         /* libFuzzer picks uniformly among its mutators: here the custom
          * mutator and, when defined, the custom crossover. */
@@ -98,7 +104,7 @@ void fz_lfmut_stage(fz_state_t *st, fz_entry_t *e)
 
 int fz_lfmut_maybe_xover(fz_state_t *st, fz_entry_t *e)
 {
-    if (!(st->lfmut.kinds & FZ_FS_NEW_OPT_FZ_XOVER) || st->queue.n < 2 ||
+    if (!st->lfmut || !(st->lfmut->kinds & FZ_FS_NEW_OPT_FZ_XOVER) || st->queue.n < 2 ||
         !fz_rng_one_in(&st->rng, FZ_LF_XOVER_ONE_IN))
         return 0;
     request(st, e, pick_partner(st, e));
@@ -121,7 +127,7 @@ const uint8_t *fz_lfmut_ran(fz_state_t *st, uint32_t at, uint32_t *len)
         p = r + FZ_CUSTOM_HDR;
         n = base;
     }
-    memcpy(st->lfmut.ran, p, n);
+    memcpy(st->lfmut->ran, p, n);
     *len = n;
-    return st->lfmut.ran;
+    return st->lfmut->ran;
 }

@@ -19,14 +19,9 @@ struct fz_entry;
  * as one more mutator beside its 13 built-in ones. */
 #define FZ_LF_XOVER_ONE_IN 14
 
-typedef struct fz_lfmut {
-    uint32_t kinds; /* FZ_FS_NEW_OPT_FZ_CUSTOM / _XOVER in use, 0 = none */
-    uint8_t *req;   /* FZ_MAX_INPUT: the request being built */
-    uint8_t *ran;   /* FZ_MAX_INPUT: the bytes a request ran, as judged */
-} fz_lfmut_t;
-
 /* After the target started: takes what the handshake offered unless
- * FZ_NO_CUSTOM=1, and says so in one line. */
+ * FZ_NO_CUSTOM=1, and says so in one line.  st->lfmut (lfmut.c's own
+ * struct fz_lfmut) stays NULL when nothing is taken. */
 void fz_lfmut_setup(struct fz_state *st);
 
 /* Non-zero when the harness's custom mutator makes every candidate (the
@@ -40,7 +35,7 @@ void fz_lfmut_stage(struct fz_state *st, struct fz_entry *e);
  * instead of the next candidate now and then; returns non-zero if it did. */
 int fz_lfmut_maybe_xover(struct fz_state *st, struct fz_entry *e);
 
-/* The input that ran for batch request at (a copy in st->lfmut.ran), and
+/* The input that ran for batch request at (a copy lfmut.c keeps), and
  * its length; the request's base input when the harness reported none. */
 const uint8_t *fz_lfmut_ran(struct fz_state *st, uint32_t at, uint32_t *len);
 

@@ -19,7 +19,6 @@
 #include "fz-fuzz/diag.h"
 #include "fz-fuzz/i2s.h"
 #include "fz-fuzz/jobs.h"
-#include "fz-fuzz/lfmut.h"
 #include "fz-fuzz/maxlen.h"
 #include "core/exec.h"
 #include "fz-fuzz/options.h"
@@ -77,7 +76,7 @@ typedef struct fz_state {
     fz_dict_t dict;              /* -x tokens */
     fz_i2s_t i2s;                /* comparison feedback (i2s.c) */
     struct fz_custom *custom;    /* AFL++ custom mutator libraries, NULL: none (custom.c) */
-    fz_lfmut_t lfmut;            /* the harness's own libFuzzer mutator (lfmut.c) */
+    struct fz_lfmut *lfmut;      /* the harness's own libFuzzer mutator, NULL: none (lfmut.c) */
     uint32_t cur_entry;          /* id of the entry being fuzzed */
     uint32_t next_queue_id;      /* id:N of the next file in queue/ */
     uint32_t next_crash_id;      /* id:N of the next file in crashes/ */

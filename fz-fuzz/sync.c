@@ -23,7 +23,6 @@
 #include "fz-fuzz/run.h"
 #include "fz-fuzz/jobs.h"
 #include "fz-fuzz/names.h"
-#include "fz-fuzz/queue.h"
 #include "fz-fuzz/state.h"
 #include "fz-log.h"
 

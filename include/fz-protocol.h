@@ -267,10 +267,9 @@ typedef struct {
 #define FZ_DIAG_FDS_EARLY 0x20u    /* the program closed or replaced fds
                                       198/199 before the forkserver started
                                       (the runtime then exits 1) */
-#define FZ_DIAG_FDS_IN_LOOP 0x40u  /* an older pipe-based direct mode: a child
-                                      lost 198/199 inside __AFL_LOOP.  No
-                                      longer set (children close 198/199 in
-                                      every mode); the bit keeps its meaning */
+/* 0x40u: not used (an older pipe-based direct mode's "lost 198/199 inside
+ * __AFL_LOOP"; every child now closes them after fork()).  Not reused, so
+ * a target built by an older fz is never misread. */
 #define FZ_DIAG_NOMEM 0x80u        /* the runtime could not map or attach memory
                                       (ENOMEM: the fuzzer's -m address-space
                                       limit) and the handshake failed */

@@ -22,7 +22,6 @@ void fz_chain_init(fz_chain_t *c, fz_rng_t *rng, const fz_mut_env_t *env, const 
     c->orig_len = orig_len < max ? orig_len : max;
     c->buf = buf;
     c->max = max;
-    c->last_op = -1;
     /* step == steps == 0: the first call starts a fresh chain. */
 }
 
@@ -48,24 +47,12 @@ size_t fz_chain_next(fz_chain_t *c)
     if (out == FZ_MUT_NA)
         out = fz_mutate(c->rng, c->buf, c->len, c->max, c->env, &op);
     c->len = out;
-    c->last_op = op;
     c->spliced |= op == FZ_MUT_SPLICE;
     c->step++;
-    c->produced++;
     return c->len;
-}
-
-int fz_chain_last_op(const fz_chain_t *c)
-{
-    return c->last_op;
 }
 
 const char *fz_chain_stage(const fz_chain_t *c)
 {
     return c->spliced ? "splice" : "havoc";
-}
-
-uint64_t fz_chain_count(const fz_chain_t *c)
-{
-    return c->produced;
 }

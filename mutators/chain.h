@@ -33,9 +33,7 @@ typedef struct {
     size_t max;        /* largest candidate */
     unsigned step;     /* steps applied since the last reset */
     unsigned steps;    /* this chain's length */
-    int last_op;       /* mutator of the last step (fz_mut_op_t), -1 before any */
     int spliced;       /* the current candidate includes a splice step */
-    uint64_t produced; /* candidates produced so far */
 } fz_chain_t;
 
 /*
@@ -51,14 +49,8 @@ void fz_chain_init(fz_chain_t *c, fz_rng_t *rng, const fz_mut_env_t *env, const 
 /* Produce the next candidate in BUF and return its length (in [0, MAX]). */
 size_t fz_chain_next(fz_chain_t *c);
 
-/* The mutator of the last step (fz_mut_op_t; -1 before the first call). */
-int fz_chain_last_op(const fz_chain_t *c);
-
 /* The stage name for AFL-style file names: "splice" if the current candidate
  * was crossed over with a partner since the last reset, else "havoc". */
 const char *fz_chain_stage(const fz_chain_t *c);
-
-/* Number of candidates produced so far. */
-uint64_t fz_chain_count(const fz_chain_t *c);
 
 #endif

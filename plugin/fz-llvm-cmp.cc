@@ -48,6 +48,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -369,6 +370,16 @@ Function *make_copy(fz_cmp_module &m, Function &F, ValueToValueMapTy &vmap)
     copy->setPrefixData(nullptr);
     copy->addFnAttr(Attribute::Cold);
     copy->addFnAttr(Attribute::NoInline);
+    /* No variable locations in the copy (a debugger shows its variables
+     * as optimized out): tracking them is a good part of the code
+     * generator's time with -g.  Line locations stay. */
+    std::vector<Instruction *> dbg;
+    for (BasicBlock &BB : *copy)
+        for (Instruction &I : BB)
+            if (isa<DbgInfoIntrinsic>(I))
+                dbg.push_back(&I);
+    for (Instruction *I : dbg)
+        I->eraseFromParent();
     copy->removeFnAttr(Attribute::AlwaysInline);
 
     BasicBlock &entry = F.getEntryBlock();

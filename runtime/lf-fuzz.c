@@ -33,8 +33,10 @@
  * disk (a container's /dev/shm is often 64 MiB). */
 #define LF_SHM_MIN_FREE (1ull << 30)
 
-/* How often the driver looks at fz-fuzz's output directory. */
+/* How often the driver looks at fz-fuzz's output directory, and how
+ * often, in between, whether fz-fuzz has ended. */
 #define LF_POLL_MS 100
+#define LF_NAP_MS 5
 
 static volatile sig_atomic_t lf_stop, lf_interrupted;
 
@@ -257,6 +259,18 @@ static char **fuzz_argv(const lf_opts_t *o, char *tool, char *self, const char *
     return v;
 }
 
+/* Waits LF_POLL_MS, or less if fz-fuzz ends meanwhile (not reaped: the
+ * watch loop reads its status), so a short -runs=N ends when it does. */
+static void nap(pid_t pid)
+{
+    for (int i = 0; i < LF_POLL_MS / LF_NAP_MS; i++) {
+        siginfo_t si = {0};
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
+            return;
+        usleep(LF_NAP_MS * 1000);
+    }
+}
+
 /* Watches fz-fuzz until it ends or a crash (or, with -timeout, a hang)
  * decides the run.  Returns the exit status; *find the find that decides
  * it (malloc'ed; *hang set for a hang). */
@@ -303,7 +317,7 @@ static int watch(lf_watch_t *w, pid_t pid, char **find, int *hang)
             lf_stop = 0;
         }
         if (rc < 0)
-            usleep(LF_POLL_MS * 1000);
+            nap(pid);
     }
     if (!done)
         __fz_lf_wait_status(pid);

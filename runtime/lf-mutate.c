@@ -47,7 +47,7 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
                                  size_t size2, uint8_t *out, size_t max_out_size,
                                  unsigned int seed) __attribute__((weak));
 
-/* The runtime (lib/fz/fz-rt.o, runtime/rt.h). */
+/* The runtime (lib/fz/fz-rt.o; runtime/rt-fsrv.h, rt-map.h). */
 void __fz_rt_set_custom(uint32_t opts);
 void __fz_rt_map_clear(void);
 extern unsigned char *__afl_fuzz_ptr;

@@ -32,11 +32,12 @@
 
 #include "runtime/lf-report.h"
 #include "runtime/lf-stack.h"
+#include "runtime/lf-util.h"
 
 extern void __sanitizer_print_stack_trace(void) __attribute__((weak));
 
 #define LF_STACK_MAX 64
-/* How long the symbolizer may take for the whole stack. */
+/* How long the symbolizer may take for the whole stack, in ms. */
 #define LF_SYMBOLIZE_MS 10000
 
 typedef struct {
@@ -126,22 +127,36 @@ static int symbolize(int n)
     }
     close(in[0]);
     close(out[1]);
+    /* A symbolizer that dies early must not take this process with it
+     * (SIGPIPE) before the report and the artifact are out. */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old_pipe;
+    sigaction(SIGPIPE, &ign, &old_pipe);
     if (pid > 0) {
         char q[700];
         for (int i = 0; i < n; i++) {
             if (!frames[i].module[0])
                 continue;
-            int len = snprintf(q, sizeof q, "%s 0x%lx\n", frames[i].module,
+            /* Quoted: a module path may hold spaces. */
+            int len = snprintf(q, sizeof q, "\"%s\" 0x%lx\n", frames[i].module,
                                (unsigned long)frames[i].off);
-            if (write(in[1], q, (size_t)len) != len)
+            if (len <= 0 || len >= (int)sizeof q || write(in[1], q, (size_t)len) != len)
                 break;
         }
     }
     close(in[1]);
+    sigaction(SIGPIPE, &old_pipe, NULL);
     size_t got = 0;
     struct pollfd p = {.fd = out[0], .events = POLLIN};
-    while (pid > 0 && got < sizeof answer - 1 && poll(&p, 1, LF_SYMBOLIZE_MS) > 0) {
+    uint64_t end = __fz_lf_now_us() + LF_SYMBOLIZE_MS * 1000ull;
+    for (uint64_t now; pid > 0 && got < sizeof answer - 1 && (now = __fz_lf_now_us()) < end;) {
+        int ready = poll(&p, 1, (int)((end - now) / 1000) + 1);
+        if (ready < 0 && errno == EINTR) /* the -timeout alarm, say */
+            continue;
+        if (ready <= 0)
+            break;
         ssize_t r = read(out[0], answer + got, sizeof answer - 1 - got);
+        if (r < 0 && errno == EINTR)
+            continue;
         if (r <= 0)
             break;
         got += (size_t)r;

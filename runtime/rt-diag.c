@@ -209,18 +209,17 @@ void __fz_rt_diag_exit_in_loop(void)
         flag(FZ_DIAG_EXIT_IN_LOOP);
 }
 
-void __fz_rt_diag_fds_lost(uint32_t bit)
+void __fz_rt_diag_fds_early(void)
 {
     if (dg.page)
-        flag(bit);
+        flag(FZ_DIAG_FDS_EARLY);
 }
 
 void __fz_rt_diag_exited_in_run(void)
 {
-    /* A child that lost 198/199 ends with _exit(0) mid-run too, and one
-     * that exec'd ends with the new program's exit; those have their own,
-     * more precise, warnings. */
-    if (dg.page && !(dg.page->flags & (FZ_DIAG_FDS_IN_LOOP | FZ_DIAG_EXEC)))
+    /* A child that exec'd ends with the new program's exit; that has its
+     * own, more precise, warning. */
+    if (dg.page && !(dg.page->flags & FZ_DIAG_EXEC))
         flag(FZ_DIAG_EXIT_IN_LOOP);
 }
 

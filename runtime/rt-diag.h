@@ -31,10 +31,9 @@ FZ_RT_HIDDEN void __fz_rt_diag_check_handlers(void);
 /* The child is exiting while its __AFL_LOOP still wanted more passes. */
 FZ_RT_HIDDEN void __fz_rt_diag_exit_in_loop(void);
 
-/* The program closed or replaced fds 198/199: bit is FZ_DIAG_FDS_EARLY
- * (before the forkserver started) or FZ_DIAG_FDS_IN_LOOP (a direct-mode
- * child inside __AFL_LOOP).  Async-signal-safe (one atomic or). */
-FZ_RT_HIDDEN void __fz_rt_diag_fds_lost(uint32_t bit);
+/* The program closed or replaced fds 198/199 before the forkserver
+ * started (FZ_DIAG_FDS_EARLY).  Async-signal-safe (one atomic or). */
+FZ_RT_HIDDEN void __fz_rt_diag_fds_early(void);
 
 /* Direct-mode forkserver: its child exited (not killed) in the middle of a
  * run, which is exit(), _exit() or a return from main inside the loop. */

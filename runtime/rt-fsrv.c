@@ -87,7 +87,7 @@ static int fds_usable(void)
         return fs.fds_seen = is_pipe(CTL_FD, &fs.ctl_st) && is_pipe(ST_FD, &fs.st_st);
     if (fds_ours())
         return 1;
-    __fz_rt_diag_fds_lost(FZ_DIAG_FDS_EARLY);
+    __fz_rt_diag_fds_early();
     say("fz-rt: error: the program closed or replaced descriptors 198/199 (the fuzzer's "
         "forkserver pipes) before the forkserver started; leave them open, or call "
         "__AFL_INIT() before the code that closes them\n");

@@ -9,6 +9,8 @@
 #           header; A imports B while B imports A (or longer rings) is a
 #           circle.  A header and its own .c are one module, not a circle
 #           (nor is NAME-priv.h, NAME's private header);
+#   room    calls and includes between the top folders go only the ways
+#           docs/internals.md draws (fz-fuzz uses core and mutators, ...);
 #   fsrv    nothing outside core/ reads fz_fsrv_t's fields (`exec.fs.`,
 #           `->fs.`): the forkserver is core's, a run's outcome is the
 #           exec record (core/exec.h).
@@ -90,6 +92,20 @@ call_edges() {
             if ((u[2] in def) && times[u[2]] == 1 && def[u[2]] != u[1]) print u[1], def[u[2]], "calls" } }'
 }
 [ -d build ] || echo "note: no build/ (run make first): calls between modules not checked"
+edges=$( { include_edges; call_edges; } | sort -u)
+
+# --- room
+# Calls and includes between rooms (top folders) go only the ways
+# docs/internals.md ("Rooms") draws; include/ is everyone's and includes
+# only itself.
+allowed_rooms=" fz-fuzz>core fz-fuzz>mutators tools>core tools>report report>core core>mutators runtime>mutators "
+while read -r from to how; do
+    [ -n "$from" ] || continue
+    a=${from%%/*} b=${to%%/*}
+    [ "$a" != "$b" ] && [ "$b" != include ] || continue
+    case $allowed_rooms in *" $a>$b "*) continue ;; esac
+    found+=("room $from"$'\t'"$how $to: $a/ may not use $b/")
+done <<<"$edges"
 # Rings: the strongly connected components of the import graph (Tarjan's
 # algorithm); each is reported once, with the imports inside it.
 # A module split over several files: NAME-priv.h holds NAME's private
@@ -105,7 +121,7 @@ family_of() {
             return m }
         { print fam($1), fam($2), $3 }'
 }
-cycles=$( { include_edges; call_edges; } | family_of | awk '$1 != $2' | sort -u | awk '
+cycles=$(printf '%s\n' "$edges" | family_of | awk '$1 != $2' | sort -u | awk '
     function visit(v,    i, w) {
         idx[v] = low[v] = ++counter; stack[++sp] = v; on[v] = 1
         for (i = 1; i <= deg[v]; i++) {

@@ -80,6 +80,17 @@ START_TEST(test_classify_matches_reference)
 }
 END_TEST
 
+/* fz_cov_new_bits's answer, virgin left as it was. */
+static int peek_new_bits(const uint8_t *virgin, const uint8_t *map, size_t n)
+{
+    uint8_t *copy = aligned_alloc(64, (n + 63) & ~(size_t)63);
+    ck_assert_ptr_nonnull(copy);
+    memcpy(copy, virgin, n);
+    int r = fz_cov_new_bits(copy, map, n);
+    free(copy);
+    return r;
+}
+
 START_TEST(test_new_edge_vs_new_count)
 {
     uint8_t virgin[64] __attribute__((aligned(8))), map[64] __attribute__((aligned(8)));
@@ -87,8 +98,8 @@ START_TEST(test_new_edge_vs_new_count)
     memset(map, 0, 64);
     ck_assert_int_eq(fz_cov_new_bits(virgin, map, 64), FZ_COV_NOTHING);
     map[10] = 1;
-    ck_assert_int_eq(fz_cov_has_new_bits(virgin, map, 64), FZ_COV_NEW_EDGE);
-    ck_assert_uint_eq(virgin[10], 0xff); /* has_new_bits does not update */
+    ck_assert_int_eq(peek_new_bits(virgin, map, 64), FZ_COV_NEW_EDGE);
+    ck_assert_uint_eq(virgin[10], 0xff); /* peek_new_bits does not update */
     ck_assert_int_eq(fz_cov_new_bits(virgin, map, 64), FZ_COV_NEW_EDGE);
     ck_assert_uint_eq(virgin[10], 0xfe);
     ck_assert_int_eq(fz_cov_new_bits(virgin, map, 64), FZ_COV_NOTHING);
@@ -135,7 +146,7 @@ START_TEST(test_new_bits_matches_reference)
         fz_cov_new_mask(v1, map, mask, N);
         for (int i = 0; i < N; i++)
             ck_assert_uint_eq(mask[i], map[i] & v1[i]);
-        int peek = fz_cov_has_new_bits(v1, map, N);
+        int peek = peek_new_bits(v1, map, N);
         int got = fz_cov_new_bits(v1, map, N);
         ck_assert_int_eq(got, ref_new_bits(v2, map, N));
         ck_assert_int_eq(peek, got);
@@ -163,7 +174,7 @@ START_TEST(test_classify_judge_matches_two_steps)
         }
         memcpy(b, a, N);
         fz_cov_classify(b, N);
-        int want = fz_cov_has_new_bits(v, b, N);
+        int want = peek_new_bits(v, b, N);
         int got = fz_cov_classify_judge(v, a, N);
         ck_assert_int_eq(got, want);
         ck_assert(memcmp(a, b, N) == 0);
@@ -184,23 +195,16 @@ START_TEST(test_sparse_big_map)
     map[0] = 1;
     map[n / 2 + 3] = 200;
     map[n - 1] = 5;
-    uint64_t h_raw = fz_cov_hash(map, n);
     fz_cov_classify(map, n);
+    ck_assert_uint_eq(map[0], 1);
     ck_assert_uint_eq(map[n / 2 + 3], 128);
     ck_assert_uint_eq(map[n - 1], 8);
-    ck_assert_uint_ne(h_raw, fz_cov_hash(map, n));
     ck_assert_int_eq(fz_cov_new_bits(virgin, map, n), FZ_COV_NEW_EDGE);
     ck_assert_uint_eq(fz_cov_count_found(virgin, n), 3);
     ck_assert(fz_cov_covers(map, map, n));
     uint8_t *want = calloc(1, n);
     want[n - 1] = 16;
     ck_assert(!fz_cov_covers(map, want, n));
-    /* Same contents, same hash; one bit moved, a different hash. */
-    uint64_t h = fz_cov_hash(map, n);
-    ck_assert_uint_eq(h, fz_cov_hash(map, n));
-    map[n - 1] = 0;
-    map[n - 2] = 8;
-    ck_assert_uint_ne(h, fz_cov_hash(map, n));
     free(want);
     free(map);
     free(virgin);

@@ -822,19 +822,16 @@ START_TEST(chain_reproducible)
     fz_chain_t ca, cb;
     fz_chain_init(&ca, &ra, &env, orig, sizeof(orig) - 1, a, sizeof(a));
     fz_chain_init(&cb, &rb, &env, orig, sizeof(orig) - 1, b, sizeof(b));
-    ck_assert_int_eq(fz_chain_last_op(&ca), -1);
     int spliced = 0;
     for (int i = 0; i < 5000; i++) {
         size_t la = fz_chain_next(&ca), lb = fz_chain_next(&cb);
         ck_assert_uint_eq(la, lb);
         ck_assert(la <= sizeof(a));
         ck_assert(memcmp(a, b, la) == 0);
-        ck_assert_int_eq(fz_chain_last_op(&ca), fz_chain_last_op(&cb));
         ck_assert_str_eq(fz_chain_stage(&ca), fz_chain_stage(&cb));
         spliced |= strcmp(fz_chain_stage(&ca), "splice") == 0;
     }
     ck_assert(spliced);
-    ck_assert_uint_eq(fz_chain_count(&ca), 5000);
     fz_dict_free(&test_dict);
 }
 END_TEST

@@ -9,7 +9,6 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,32 +195,37 @@ static void copy_kept(const cmin_set_t *set, const char *out)
     }
 }
 
+typedef struct {
+    const char *in, *out;
+    int quiet;
+} cmin_opts_t;
+
+static int cmin_opt(int c, const char *arg, void *ctx)
+{
+    cmin_opts_t *o = ctx;
+    if (c == 'i')
+        o->in = arg;
+    else if (c == 'o')
+        o->out = arg;
+    else if (c == 'q')
+        o->quiet = 1;
+    else
+        return 0;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     fz_version_check(argc, argv, "fz-cmin");
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
-    const char *in = NULL, *out = NULL;
-    int quiet = 0, c;
-    while ((c = getopt(argc, argv, "+i:o:t:m:qh")) != -1) {
-        switch (c) {
-        case 'i':
-            in = optarg;
-            break;
-        case 'o':
-            out = optarg;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        default:
-            if (!fz_opt_exec(c, optarg, &cfg))
-                usage();
-        }
-    }
-    if (!in || !out || optind >= argc)
+    cmin_opts_t o = {0};
+    int at = fz_opt_parse(argc, argv, "+i:o:t:m:qh", &cfg, cmin_opt, &o);
+    if (at < 0 || !o.in || !o.out)
         usage();
-    cfg.argv = argv + optind;
+    cfg.argv = argv + at;
+    const char *in = o.in, *out = o.out;
+    int quiet = o.quiet;
 
     cmin_set_t set = {0};
     list_dir(in, &set);

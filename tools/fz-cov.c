@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <getopt.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdio.h>
@@ -633,14 +632,11 @@ int main(int argc, char **argv)
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
     cfg.timeout_ms = 2000;
-    int c;
-    while ((c = getopt(argc, argv, "+t:m:h")) != -1)
-        if (!fz_opt_exec(c, optarg, &cfg))
-            usage();
-    if (argc - optind < 3 || strcmp(argv[optind + 2], "--") != 0 || argc - optind < 4)
+    int at = fz_opt_parse(argc, argv, "+t:m:h", &cfg, NULL, NULL);
+    if (at < 0 || argc - at < 4 || strcmp(argv[at + 2], "--") != 0)
         usage();
-    const char *out = argv[optind], *report = argv[optind + 1];
-    cfg.argv = argv + optind + 3;
+    const char *out = argv[at], *report = argv[at + 1];
+    cfg.argv = argv + at + 3;
     cov_kind_t kind = build_kind(cfg.argv[0]);
 
     inputs_t in = {0};

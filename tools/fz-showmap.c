@@ -4,7 +4,6 @@
  * does.  Exit status: 0 the target ran, 2 it timed out, 3 it crashed,
  * 1 usage or set-up error (docs/tools.md).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,35 +58,39 @@ static int write_map(const char *out, const uint8_t *map, size_t size, int raw, 
     return rc;
 }
 
+typedef struct {
+    const char *out;
+    int quiet, raw, edges_only;
+} showmap_opts_t;
+
+static int showmap_opt(int c, const char *arg, void *ctx)
+{
+    showmap_opts_t *o = ctx;
+    if (c == 'o')
+        o->out = arg;
+    else if (c == 'q')
+        o->quiet = 1;
+    else if (c == 'r')
+        o->raw = 1;
+    else if (c == 'e')
+        o->edges_only = 1;
+    else
+        return 0;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     fz_version_check(argc, argv, "fz-showmap");
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
-    const char *out = NULL;
-    int quiet = 0, raw = 0, edges_only = 0, c;
-    while ((c = getopt(argc, argv, "+o:qret:m:h")) != -1) {
-        switch (c) {
-        case 'o':
-            out = optarg;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'r':
-            raw = 1;
-            break;
-        case 'e':
-            edges_only = 1;
-            break;
-        default:
-            if (!fz_opt_exec(c, optarg, &cfg))
-                usage();
-        }
-    }
-    if (!out || optind >= argc)
+    showmap_opts_t o = {0};
+    int at = fz_opt_parse(argc, argv, "+o:qret:m:h", &cfg, showmap_opt, &o);
+    if (at < 0 || !o.out)
         usage();
-    cfg.argv = argv + optind;
+    cfg.argv = argv + at;
+    const char *out = o.out;
+    int quiet = o.quiet, raw = o.raw, edges_only = o.edges_only;
     char err[512] = "";
     if (strcmp(out, "-") != 0 && fz_file_out_check(out, NULL, -1, err, sizeof err))
         fz_die("%s", err);

@@ -3,7 +3,6 @@
  * signal) or, when it does not crash, every coverage bit it reaches.  The
  * work is done by minimize.c; this file parses options and reports.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,42 +75,53 @@ static void choose_mode(fz_exec_t *x, fz_min_cfg_t *mc, uint8_t *want, const cha
     mc->want_bits = want;
 }
 
+typedef struct {
+    const char *in, *out;
+    int any_crash, quiet, force;
+    uint64_t max_execs;
+} tmin_opts_t;
+
+static int tmin_opt(int c, const char *arg, void *ctx)
+{
+    tmin_opts_t *o = ctx;
+    switch (c) {
+    case 'i':
+        o->in = arg;
+        break;
+    case 'o':
+        o->out = arg;
+        break;
+    case 'x':
+        o->any_crash = 1;
+        break;
+    case 'E':
+        o->max_execs = fz_opt_u32(arg, "-E", 1, 4000000000u);
+        break;
+    case 'q':
+        o->quiet = 1;
+        break;
+    case 'F':
+        o->force = 1;
+        break;
+    default:
+        return 0;
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     fz_version_check(argc, argv, "fz-tmin");
     fz_fsrv_cfg_t cfg;
     fz_fsrv_cfg_init(&cfg);
-    const char *in = NULL, *out = NULL;
-    int any_crash = 0, quiet = 0, force = 0, c;
-    uint64_t max_execs = 0;
-    while ((c = getopt(argc, argv, "+i:o:t:m:xE:qFh")) != -1) {
-        switch (c) {
-        case 'i':
-            in = optarg;
-            break;
-        case 'o':
-            out = optarg;
-            break;
-        case 'x':
-            any_crash = 1;
-            break;
-        case 'E':
-            max_execs = fz_opt_u32(optarg, "-E", 1, 4000000000u);
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'F':
-            force = 1;
-            break;
-        default:
-            if (!fz_opt_exec(c, optarg, &cfg))
-                usage();
-        }
-    }
-    if (!in || !out || optind >= argc)
+    tmin_opts_t o = {0};
+    int at = fz_opt_parse(argc, argv, "+i:o:t:m:xE:qFh", &cfg, tmin_opt, &o);
+    if (at < 0 || !o.in || !o.out)
         usage();
-    cfg.argv = argv + optind;
+    cfg.argv = argv + at;
+    const char *in = o.in, *out = o.out;
+    int any_crash = o.any_crash, quiet = o.quiet, force = o.force;
+    uint64_t max_execs = o.max_execs;
     char err[512] = "";
     if (fz_file_out_check(out, in, force, err, sizeof err))
         fz_die("%s", err);

@@ -32,6 +32,12 @@ killed() {
     [ -n "$found" ] || { ls $d/out/default/crashes; fail "$name: no sig:09 crash starting '$want'"; }
     [ "$(sed -n 's/^saved_crashes *: //p' $d/out/default/fuzzer_stats)" -ge 1 ] ||
         fail "$name: fuzzer_stats does not count the saved input"
+    # Every queue entry the campaign counted is on disk (none was lost
+    # with the forkserver).
+    local nq
+    nq=$(ls $d/out/default/queue | grep -c '^id:')
+    [ "$nq" = "$(sed -n 's/^corpus_count *: //p' $d/out/default/fuzzer_stats)" ] ||
+        fail "$name: $nq files in queue/, fuzzer_stats counts $(sed -n 's/^corpus_count *: //p' $d/out/default/fuzzer_stats)"
     ok "$name: the input that killed the forkserver during $during is in crashes/ (exit 3)"
 }
 

@@ -5,7 +5,8 @@
 # "control file ok", skips the file it stumbled on as "unlucky", does not
 # run again the files it had done (only the kept ones, silently, for their
 # coverage), and ends with the same corpus as a merge that was never
-# interrupted; a control file written for other files is started afresh.
+# interrupted; a control file written for other files is started afresh,
+# and a finished merge run again with its control file runs nothing new.
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 [ -e "$FZ_ROOT/lib/fz/fz-libfuzzer.o" ] || fail "build fz first (make)"
@@ -50,3 +51,11 @@ grep -q '^MERGE-OUTER: the control file mcf is for other files; starting afresh$
 [ "$(ls out3 | wc -l)" = 2 ] || fail "fresh merge: want 2 files in out3"
 [ "$(sed -n 1p mcf)" = 2 ] || fail "the control file was not rewritten for the new files"
 ok "a control file for other files is started afresh"
+
+# A finished merge run again with its control file: nothing to run again.
+mkdir o4 i4 && printf a >o4/x && printf aa >i4/y
+./h -merge=1 -merge_control_file=mcf4 o4 i4 >/dev/null 2>&1 || fail "merge into o4 failed"
+LF_MERGE_LOG=log4 ./h -merge=1 -merge_control_file=mcf4 o4 i4 >/dev/null 2>err4 || { cat err4; fail "rerun failed"; }
+grep -q '^MERGE-OUTER: nothing to do, merge has been completed before$' err4 || { cat err4; fail "no 'nothing to do' line"; }
+[ "$(tr '\n' ' ' <log4)" = "a " ] || fail "the rerun of a finished merge ran '$(tr '\n' ' ' <log4)' (want only the initial a)"
+ok "a finished merge run again runs nothing new"

@@ -15,7 +15,7 @@
 . "$(dirname "$0")/../lib.sh"
 [ -e "$FZ_ROOT/lib/fz/fz-libfuzzer.o" ] || fail "build fz first (make)"
 sym=$(command -v llvm-symbolizer || command -v llvm-symbolizer-14 || command -v llvm-symbolizer-15) ||
-    fz_skip "llvm-symbolizer" "no llvm-symbolizer (apt-get install llvm)"
+    fz_skip "no llvm-symbolizer (apt-get install llvm)"
 cd "$T" || exit 1
 fzcc -g -O1 -fsanitize=fuzzer "$FZ_ROOT/testcases/lf_stack.c" -o h || fail "cannot build lf_stack.c"
 unset ASAN_OPTIONS UBSAN_OPTIONS
