@@ -215,16 +215,16 @@ int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
         return -1;
     if (len > FZ_MAX_INPUT)
         len = FZ_MAX_INPUT;
-    if (x->batch_n >= FZ_BATCH_MAX || len > FZ_BATCH_DATA - x->batch_used)
+    if (x->batch_n >= FZ_BATCH_MAX || len > FZ_BATCH_DATA / 2 - x->batch_used)
         return -1;
-    b->off[x->batch_n] = x->batch_used;
+    b->off[x->batch_n] = x->half * (FZ_BATCH_DATA / 2) + x->batch_used;
     b->len[x->batch_n] = len;
     if (len)
-        memcpy(b->data + x->batch_used, buf, len);
+        memcpy(b->data + b->off[x->batch_n], buf, len);
     /* 8-byte aligned starts keep the target's copy fast. */
     x->batch_used += (len + 7u) & ~7u;
-    if (x->batch_used > FZ_BATCH_DATA)
-        x->batch_used = FZ_BATCH_DATA;
+    if (x->batch_used > FZ_BATCH_DATA / 2)
+        x->batch_used = FZ_BATCH_DATA / 2;
     x->batch_n++;
     return 0;
 }
@@ -243,6 +243,14 @@ const uint8_t *fz_exec_batch_input(const fz_exec_t *x, uint32_t i, uint32_t *len
 
 void fz_exec_batch_clear(fz_exec_t *x)
 {
+    /* The next batch fills the other half of the data area, so this one's
+     * inputs stay there as suspects for fz_exec_find_killer. */
+    if (x->seg && x->batch_n) {
+        memcpy(x->prev_off, x->seg->off, x->batch_n * sizeof x->prev_off[0]);
+        memcpy(x->prev_len, x->seg->len, x->batch_n * sizeof x->prev_len[0]);
+        x->prev_n = x->batch_n;
+        x->half ^= 1;
+    }
     x->batch_n = x->batch_used = 0;
 }
 
@@ -300,17 +308,23 @@ const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t le
     x->batch = x->fs->batch; /* none without direct mode */
     if (rc)
         return buf;
-    /* Oldest first: the ring's runs, then the broken batch's. */
+    /* Oldest first: the ring's runs, the previous batch's (the killer's
+     * batch may have answered in full before the child died), then the
+     * broken batch's. */
     const uint8_t *found = NULL;
-    for (uint32_t k = 0; k < FZ_EXEC_SUSPECTS + broke_n && !found; k++) {
+    uint32_t prev_n = x->prev_n;
+    for (uint32_t k = 0; k < FZ_EXEC_SUSPECTS + prev_n + broke_n && !found; k++) {
         const uint8_t *s;
         uint32_t n;
         if (k < FZ_EXEC_SUSPECTS) {
             const struct fz_exec_suspect *r = &x->sus[(x->sus_next + k) % FZ_EXEC_SUSPECTS];
             s = r->buf;
             n = r->len;
+        } else if (k < FZ_EXEC_SUSPECTS + prev_n) {
+            s = x->seg->data + x->prev_off[k - FZ_EXEC_SUSPECTS];
+            n = x->prev_len[k - FZ_EXEC_SUSPECTS] & ~FZ_BATCH_CUSTOM;
         } else {
-            s = fz_exec_batch_input(x, broke_from + k - FZ_EXEC_SUSPECTS, &n);
+            s = fz_exec_batch_input(x, broke_from + k - FZ_EXEC_SUSPECTS - prev_n, &n);
         }
         if (!s)
             continue;

@@ -117,6 +117,10 @@ typedef struct fz_exec {
     /* A batch that ended with the forkserver's death: its runs broke_from ..
      * + broke_n - 1, still in the segment, are suspects too (broke_n 0: none). */
     uint32_t broke_from, broke_n;
+    /* The batch before the current one: its inputs stay in the half of the
+     * data area the current batch does not use (half: the current one's). */
+    uint32_t half, prev_n;
+    uint32_t prev_off[FZ_BATCH_MAX], prev_len[FZ_BATCH_MAX];
     /* The client's counters as the last run left them (they stay after
      * fz_exec_stop): fz_exec_execs, fz_exec_last_us. */
     uint64_t execs;
@@ -162,7 +166,8 @@ fz_run_result_t fz_exec_run_polled(fz_exec_t *x, const uint8_t *buf, size_t len,
  * need nothing done.  A target that takes no batches gets fz_exec_run.
  *
  * fz_exec_batch_add queues len bytes (len <= FZ_MAX_INPUT) and returns 0,
- * or -1 when the batch is full (FZ_BATCH_MAX inputs or FZ_BATCH_DATA bytes)
+ * or -1 when the batch is full (FZ_BATCH_MAX inputs or FZ_BATCH_DATA / 2
+ * bytes: batches take turns in the two halves of the data area)
  * or the target takes no batches: run it and clear it first. */
 int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len);
 
