@@ -855,6 +855,58 @@ static void drop_debug_stmts(basic_block *bbs, unsigned n)
 }
 
 /* The outermost loop around g, or NULL when g is in none. */
+/* Pairs each statement of the n blocks bbs with its copy in copies (made
+ * by copy_bbs), records the pairs in copy_of, marks the copies never
+ * executed and drops their debug statements.  gimple_duplicate_bb copies
+ * every statement in order except labels and debug binds of labels (it
+ * drops those, so with -g a block that held one has fewer statements in
+ * its copy).  No site is a label or a debug statement: pair the rest. */
+static void pair_copies(basic_block *bbs, basic_block *copies, unsigned n,
+                        hash_map<gimple *, gimple *> *copy_of)
+{
+    for (unsigned i = 0; i < n; i++) {
+        copies[i]->count = profile_count::zero();
+        gimple_stmt_iterator a = gsi_start_nondebug_bb(bbs[i]);
+        gimple_stmt_iterator b = gsi_start_nondebug_bb(copies[i]);
+        for (;; gsi_next_nondebug(&a), gsi_next_nondebug(&b)) {
+            while (!gsi_end_p(a) && gimple_code(gsi_stmt(a)) == GIMPLE_LABEL)
+                gsi_next_nondebug(&a);
+            while (!gsi_end_p(b) && gimple_code(gsi_stmt(b)) == GIMPLE_LABEL)
+                gsi_next_nondebug(&b);
+            if (gsi_end_p(a) || gsi_end_p(b))
+                break;
+            gcc_assert(gimple_code(gsi_stmt(a)) == gimple_code(gsi_stmt(b)));
+            copy_of->put(gsi_stmt(a), gsi_stmt(b));
+        }
+        gcc_assert(gsi_end_p(a) && gsi_end_p(b));
+    }
+    drop_debug_stmts(copies, n);
+}
+
+/* The dispatch block, on edge entry into head:
+ *     f = __fz_cmp_on;  if (f != 0) goto copy; else goto head;
+ * the copy's PHIs take from it what head's take from entry. */
+static void dispatch(fz_cmp_state *st, edge entry, basic_block head, basic_block copy)
+{
+    basic_block d = split_edge(entry);
+    gimple_stmt_iterator gsi = gsi_last_bb(d);
+    tree f = make_ssa_name(unsigned_char_type_node);
+    gsi_insert_after(&gsi, gimple_build_assign(f, st->flag), GSI_NEW_STMT);
+    gsi_insert_after(&gsi,
+                     gimple_build_cond(NE_EXPR, f, build_zero_cst(unsigned_char_type_node),
+                                       NULL_TREE, NULL_TREE),
+                     GSI_NEW_STMT);
+    edge orig_e = single_succ_edge(d);
+    orig_e->flags = EDGE_FALSE_VALUE;
+    orig_e->probability = profile_probability::very_likely();
+    edge copy_e = make_edge(d, copy, EDGE_TRUE_VALUE);
+    copy_e->probability = profile_probability::very_unlikely();
+    for (gphi_iterator p = gsi_start_phis(head), q = gsi_start_phis(copy); !gsi_end_p(p);
+         gsi_next(&p), gsi_next(&q))
+        add_phi_arg(q.phi(), PHI_ARG_DEF_FROM_EDGE(p.phi(), orig_e), copy_e,
+                    gimple_phi_arg_location_from_edge(p.phi(), orig_e));
+}
+
 static class loop *outer_loop_of(gimple *g)
 {
     class loop *l = gimple_bb(g)->loop_father;
@@ -965,49 +1017,12 @@ void fz_cmp_pass::copy_loop(function *fn, class loop *l, basic_block *body,
     copy_bbs(body, n, copies.address(), NULL, 0, NULL, outer, EXIT_BLOCK_PTR_FOR_FN(fn)->prev_bb,
              false);
     add_phi_args_after_copy(copies.address(), n, NULL);
-    for (unsigned i = 0; i < n; i++) {
-        copies[i]->count = profile_count::zero();
-        /* gimple_duplicate_bb copies every statement in order except
-         * labels and debug binds of labels (it drops those, so with -g a
-         * block that held one has fewer statements in its copy).  No site
-         * is a label or a debug statement: pair the rest. */
-        gimple_stmt_iterator a = gsi_start_nondebug_bb(body[i]);
-        gimple_stmt_iterator b = gsi_start_nondebug_bb(copies[i]);
-        for (;; gsi_next_nondebug(&a), gsi_next_nondebug(&b)) {
-            while (!gsi_end_p(a) && gimple_code(gsi_stmt(a)) == GIMPLE_LABEL)
-                gsi_next_nondebug(&a);
-            while (!gsi_end_p(b) && gimple_code(gsi_stmt(b)) == GIMPLE_LABEL)
-                gsi_next_nondebug(&b);
-            if (gsi_end_p(a) || gsi_end_p(b))
-                break;
-            gcc_assert(gimple_code(gsi_stmt(a)) == gimple_code(gsi_stmt(b)));
-            copy_of->put(gsi_stmt(a), gsi_stmt(b));
-        }
-        gcc_assert(gsi_end_p(a) && gsi_end_p(b));
-    }
-    drop_debug_stmts(copies.address(), n);
+    pair_copies(body, copies.address(), n, copy_of);
     basic_block header = l->header, header_copy = get_bb_copy(header);
     free_original_copy_tables();
     free(body);
 
-    /* The dispatch block, on the entry edge. */
-    basic_block d = split_edge(entry);
-    gimple_stmt_iterator gsi = gsi_last_bb(d);
-    tree f = make_ssa_name(unsigned_char_type_node);
-    gsi_insert_after(&gsi, gimple_build_assign(f, st->flag), GSI_NEW_STMT);
-    gsi_insert_after(&gsi,
-                     gimple_build_cond(NE_EXPR, f, build_zero_cst(unsigned_char_type_node),
-                                       NULL_TREE, NULL_TREE),
-                     GSI_NEW_STMT);
-    edge orig_e = single_succ_edge(d);
-    orig_e->flags = EDGE_FALSE_VALUE;
-    orig_e->probability = profile_probability::very_likely();
-    edge copy_e = make_edge(d, header_copy, EDGE_TRUE_VALUE);
-    copy_e->probability = profile_probability::very_unlikely();
-    for (gphi_iterator p = gsi_start_phis(header), q = gsi_start_phis(header_copy); !gsi_end_p(p);
-         gsi_next(&p), gsi_next(&q))
-        add_phi_arg(q.phi(), PHI_ARG_DEF_FROM_EDGE(p.phi(), orig_e), copy_e,
-                    gimple_phi_arg_location_from_edge(p.phi(), orig_e));
+    dispatch(st, entry, header, header_copy);
 }
 
 /* The logging copy: every block of the function is duplicated, with its
@@ -1043,48 +1058,11 @@ void fz_cmp_pass::version(function *fn, fz_sites *sites)
     copy_bbs(bbs.address(), n, copies.address(), NULL, 0, NULL, root, EXIT_BLOCK_PTR_FOR_FN(fn)->prev_bb, false);
     add_phi_args_after_copy(copies.address(), n, NULL);
     hash_map<gimple *, gimple *> copy_of;
-    for (unsigned i = 0; i < n; i++) {
-        copies[i]->count = profile_count::zero();
-        /* gimple_duplicate_bb copies every statement in order except
-         * labels and debug binds of labels (it drops those, so with -g a
-         * block that held one has fewer statements in its copy).  No site
-         * is a label or a debug statement: pair the rest. */
-        gimple_stmt_iterator a = gsi_start_nondebug_bb(bbs[i]);
-        gimple_stmt_iterator b = gsi_start_nondebug_bb(copies[i]);
-        for (;; gsi_next_nondebug(&a), gsi_next_nondebug(&b)) {
-            while (!gsi_end_p(a) && gimple_code(gsi_stmt(a)) == GIMPLE_LABEL)
-                gsi_next_nondebug(&a);
-            while (!gsi_end_p(b) && gimple_code(gsi_stmt(b)) == GIMPLE_LABEL)
-                gsi_next_nondebug(&b);
-            if (gsi_end_p(a) || gsi_end_p(b))
-                break;
-            gcc_assert(gimple_code(gsi_stmt(a)) == gimple_code(gsi_stmt(b)));
-            copy_of.put(gsi_stmt(a), gsi_stmt(b));
-        }
-        gcc_assert(gsi_end_p(a) && gsi_end_p(b));
-    }
-    drop_debug_stmts(copies.address(), n);
+    pair_copies(bbs.address(), copies.address(), n, &copy_of);
     basic_block b0_copy = get_bb_copy(b0);
     free_original_copy_tables();
 
-    /* The dispatch block, on the entry edge. */
-    basic_block d = split_edge(entry_e);
-    gimple_stmt_iterator gsi = gsi_last_bb(d);
-    tree f = make_ssa_name(unsigned_char_type_node);
-    gsi_insert_after(&gsi, gimple_build_assign(f, st->flag), GSI_NEW_STMT);
-    gsi_insert_after(&gsi,
-                     gimple_build_cond(NE_EXPR, f, build_zero_cst(unsigned_char_type_node),
-                                       NULL_TREE, NULL_TREE),
-                     GSI_NEW_STMT);
-    edge orig_e = single_succ_edge(d);
-    orig_e->flags = EDGE_FALSE_VALUE;
-    orig_e->probability = profile_probability::very_likely();
-    edge copy_e = make_edge(d, b0_copy, EDGE_TRUE_VALUE);
-    copy_e->probability = profile_probability::very_unlikely();
-    for (gphi_iterator p = gsi_start_phis(b0), q = gsi_start_phis(b0_copy); !gsi_end_p(p);
-         gsi_next(&p), gsi_next(&q))
-        add_phi_arg(q.phi(), PHI_ARG_DEF_FROM_EDGE(p.phi(), orig_e), copy_e,
-                    gimple_phi_arg_location_from_edge(p.phi(), orig_e));
+    dispatch(st, entry_e, b0, b0_copy);
 
     for (gimple *&g : sites->stmts) {
         g = *copy_of.get(g);
