@@ -19,8 +19,9 @@
  *  the code generator.
  *
  *  How.  A function with sites gets a logging copy "F.fz.cmplog" (cold,
- *  internal), made after the counters went in, so it counts the same
- *  slots.  F's entry block, after its static allocas, becomes
+ *  internal, noinline, optnone: its IR is optimised already, so only its
+ *  code generation is cheaper), made after the counters went in, so it
+ *  counts the same slots.  F's entry block, after its static allocas, becomes
  *      if (__fz_cmp_on) return tail call F.fz.cmplog(args...);
  *  and only the copy calls the hooks, unguarded.  So a run that does not
  *  log pays one load and one branch per call of such a function.  Where
@@ -381,6 +382,14 @@ Function *make_copy(fz_cmp_module &m, Function &F, ValueToValueMapTy &vmap)
     for (Instruction *I : dbg)
         I->eraseFromParent();
     copy->removeFnAttr(Attribute::AlwaysInline);
+    /* Compiled without optimisation (optnone: fast instruction selection,
+     * most machine passes skipped): the copy's IR is already optimised
+     * (this pass runs at OptimizerLast), the code generator is where a
+     * copy's compile time goes, and a logging run spends its time in the
+     * hooks, not in the copy's code (docs/fz-cc.md, "Compile time"). */
+    copy->addFnAttr(Attribute::OptimizeNone);
+    copy->removeFnAttr(Attribute::OptimizeForSize); /* the verifier: not with optnone */
+    copy->removeFnAttr(Attribute::MinSize);
 
     BasicBlock &entry = F.getEntryBlock();
     BasicBlock::iterator ip = entry.getFirstInsertionPt();
