@@ -15,7 +15,8 @@
 # Environment: SEARCH_RUNS (per campaign: fz-fuzz -E N, libFuzzer
 # -runs=N; default 1000000), SEARCH_SEEDS (default "1 2 3": fz-fuzz -s N,
 # libFuzzer -seed=N), SEARCH_FUZZERS (default "fz libfuzzer"),
-# SEARCH_FZ_ARGS (more fz-fuzz options), SEARCH_KEEP=DIR (keep every
+# SEARCH_FZ_ARGS (more fz-fuzz options), SEARCH_LF_ARGS (more libFuzzer
+# options, e.g. -entropic=0 to see what its schedule is worth), SEARCH_KEEP=DIR (keep every
 # final corpus in DIR/TARGET-FUZZER-SEED and gcov's per-line files of its
 # replay in DIR/TARGET-FUZZER-SEED.gcov, to compare what each reaches), and coverage.sh's BENCH_FZ, BENCH_FZ_CC, BENCH_CFLAGS.
 # Builds, sources and the gcov replay are coverage.sh's (sourced).
@@ -42,7 +43,7 @@ srun() {
             -o "$r/out" -- "./fz-$t" >fz.log 2>&1 ;;
     libfuzzer)
         mkdir -p "$r/corpus" && cp "seeds-$t"/* "$r/corpus/"
-        "./libfuzzer-$t" -seed="$s" -runs="$runs" -print_final_stats=1 "$r/corpus/" \
+        "./libfuzzer-$t" -seed="$s" -runs="$runs" -print_final_stats=1 ${SEARCH_LF_ARGS:-} "$r/corpus/" \
             >libfuzzer.log 2>&1
         cp -al "$r/corpus" "$r/corpus.snap-$marks" ;;
     esac
@@ -70,7 +71,7 @@ for t in "${targets[@]}"; do
     x=$(cached libfuzzer "$t" clang $cflags) && ln -sf "$x" "$w/libfuzzer-$t" ||
         { echo "$t: no libFuzzer build"; continue; }
     seeds "$t" "$w/seeds-$t"
-    echo "== $t: $runs runs, seeds ${sseeds[*]}, fz-fuzz options: ${SEARCH_FZ_ARGS:-none}"
+    echo "== $t: $runs runs, seeds ${sseeds[*]}, fz-fuzz options: ${SEARCH_FZ_ARGS:-none}, libFuzzer options: ${SEARCH_LF_ARGS:-none}"
     printf '%-14s%8s%7s%7s%9s%9s%8s\n' run edges lines branch largest total entries
     for f in "${sfuzzers[@]}"; do
         : >"$w/rows-$f"
