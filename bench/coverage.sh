@@ -69,7 +69,9 @@ read -r -a cpus <<<"${BENCH_CPUS:-0 1}"
 cflags=${BENCH_CFLAGS:--g -O2}
 fzcflags=${BENCH_FZ_CFLAGS:-$cflags}
 fzbin=$(realpath "${BENCH_FZ:-bin/fz-fuzz}")
-fzcc=$(realpath "${BENCH_FZ_CC:-bin/fz-cc}")
+# Absolute, but not through the link: bin/fz-clang is a link to fz-cc
+# whose name picks the compiler (realpath would make it fz-cc, gcc).
+fzcc=$(realpath -s "${BENCH_FZ_CC:-bin/fz-cc}")
 aflpp=${BENCH_AFLPP:-/work/peers/build/aflpp/bin}
 hfuzz=${BENCH_HFUZZ:-/work/peers/build/honggfuzz/bin}
 targets=("$@")
