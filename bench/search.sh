@@ -11,6 +11,7 @@
 #   bench/search.sh                          # zlib-lf expat-lf, 1,000,000 runs, seeds 1 2 3
 #   SEARCH_RUNS=2000000 bench/search.sh zlib-lf
 #   SEARCH_FUZZERS=fz SEARCH_FZ_ARGS='-p rare' bench/search.sh   # fz only, with options
+#   BENCH_FZ_CC=bin/fz-clang bench/search.sh   # fz's target built by fz-clang (LLVM)
 #
 # Environment: SEARCH_RUNS (per campaign: fz-fuzz -E N, libFuzzer
 # -runs=N; default 1000000), SEARCH_SEEDS (default "1 2 3": fz-fuzz -s N,
