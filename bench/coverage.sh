@@ -69,7 +69,9 @@ read -r -a cpus <<<"${BENCH_CPUS:-0 1}"
 cflags=${BENCH_CFLAGS:--g -O2}
 fzcflags=${BENCH_FZ_CFLAGS:-$cflags}
 fzbin=$(realpath "${BENCH_FZ:-bin/fz-fuzz}")
-fzcc=$(realpath "${BENCH_FZ_CC:-bin/fz-cc}")
+# Absolute, but not through the link: bin/fz-clang is a link to fz-cc
+# whose name picks the compiler (realpath would make it fz-cc, gcc).
+fzcc=$(realpath -s "${BENCH_FZ_CC:-bin/fz-cc}")
 aflpp=${BENCH_AFLPP:-/work/peers/build/aflpp/bin}
 hfuzz=${BENCH_HFUZZ:-/work/peers/build/honggfuzz/bin}
 targets=("$@")
@@ -341,6 +343,10 @@ row() { # print a measured row under its label
     echo "$2" | awk '{ for (i = 1; i <= NF - 8; i++) printf "%8s", $i;
         printf "%7s%7s%11s%9s%9s%9s%10s%8s\n", $(NF-7), $(NF-6), $(NF-5), $(NF-4), $(NF-3), $(NF-2), $(NF-1), $NF }'
 }
+
+# bench/search.sh sources this file for its functions (fetch, build,
+# cached, gcovbuild, seeds, measure) and runs its own campaigns.
+[ "${BASH_SOURCE[0]}" != "$0" ] && return 0
 
 marks=""
 for m in 10 30 60 120 300 600 1200; do [ "$m" -lt "$secs" ] && marks="$marks $m"; done
