@@ -25,8 +25,8 @@
 #   (keep the scratch directory), CLIENTS_JOBS="cf oss speed" (which parts to
 #   run; speed: -merge=1 and -runs=N wall time against libFuzzer's, median of 3).
 # Needs clang-14 with libclang-rt (libFuzzer), python3, llvm-profdata and
-# llvm-cov (coverage job), zlib's Debian source (apt-get source zlib, or
-# /work/srccache).  Exit status: 0 when every verdict agrees.
+# llvm-cov (coverage job), zlib's Debian source package (fetched once by
+# scripts/debsrc.sh).  Exit status: 0 when every verdict agrees.
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
 cf=$(realpath "${1:-/work/peers/src/clusterfuzz}")
@@ -45,16 +45,11 @@ echo "scratch: $w"
 eval "$(sed -n 's/^ENV \(ASAN_OPTIONS\|UBSAN_OPTIONS\|MSAN_OPTIONS\|FUZZER_ARGS\)=/export \1=/p' \
     "$oss/infra/base-images/base-runner/Dockerfile")"
 
-# --- zlib, unpacked once.
+# --- zlib, unpacked once (scripts/debsrc.sh; the package is kept in
+# bench/out/src/pkgs, like coverage.sh's).
+. "$root/scripts/debsrc.sh"
 src=$w/zlib
-mkdir -p "$src"
-dsc=$(ls /work/srccache/zlib_*.dsc 2>/dev/null | head -n 1)
-if [ -z "$dsc" ]; then
-    (cd "$w" && apt-get source --download-only zlib >/dev/null 2>&1)
-    dsc=$(ls "$w"/zlib_*.dsc 2>/dev/null | head -n 1)
-fi
-[ -n "$dsc" ] || { echo "clients.sh: no zlib source (apt-get source zlib)" >&2; exit 2; }
-dpkg-source -x "$dsc" "$src/s" >/dev/null 2>&1 || { echo "clients.sh: cannot unpack $dsc" >&2; exit 2; }
+fz_debsrc_unpack zlib "$root/bench/out/src/pkgs" "$src/s" || { echo "clients.sh: no zlib source" >&2; exit 2; }
 zsrcs="adler32 crc32 inflate inffast inftrees zutil"
 
 # build NAME CC FLAGS...: $w/NAME/zc, the harness and zlib built with CC.

@@ -59,8 +59,8 @@
 # of the one target named, instead of building it), BENCH_AFL=0 (drop afl, aflcmp),
 # BENCH_LIBFUZZER=0.  Peer and measuring builds are cached under
 # bench/out/build (delete it after changing compilers); fz's build is
-# made afresh each time.  Sources come from `apt-get source` (cached in
-# bench/out/src; never committed).
+# made afresh each time.  Sources are Debian source packages
+# (scripts/debsrc.sh; kept in bench/out/src, never committed).
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
 secs=${BENCH_SECONDS:-300}
@@ -69,7 +69,9 @@ read -r -a cpus <<<"${BENCH_CPUS:-0 1}"
 cflags=${BENCH_CFLAGS:--g -O2}
 fzcflags=${BENCH_FZ_CFLAGS:-$cflags}
 fzbin=$(realpath "${BENCH_FZ:-bin/fz-fuzz}")
-fzcc=$(realpath "${BENCH_FZ_CC:-bin/fz-cc}")
+# Absolute, but not through the link: bin/fz-clang is a link to fz-cc
+# whose name picks the compiler (realpath would make it fz-cc, gcc).
+fzcc=$(realpath -s "${BENCH_FZ_CC:-bin/fz-cc}")
 aflpp=${BENCH_AFLPP:-/work/peers/build/aflpp/bin}
 hfuzz=${BENCH_HFUZZ:-/work/peers/build/honggfuzz/bin}
 targets=("$@")
@@ -98,25 +100,14 @@ for f in "${want[@]}"; do
     esac
 done
 
-# fetch PKG: the unpacked Debian source of PKG in $src (cached).
+# fetch PKG: the unpacked Debian source of PKG, $src/PKG (the package kept
+# in $src/pkgs; scripts/debsrc.sh).
+. "$root/scripts/debsrc.sh"
 fetch() {
-    local d
-    d=$(ls -d "$src/$1"-[0-9]*/ 2>/dev/null | head -n 1)
-    if [ -z "$d" ]; then
-        mkdir -p "$src"
-        if ! grep -rqs '^deb-src\|^Types:.*deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-            printf '%s\n' "# Added by fz's bench/coverage.sh: source packages." 'Types: deb-src' \
-                'URIs: http://deb.debian.org/debian' 'Suites: bookworm' 'Components: main' \
-                'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
-                >/etc/apt/sources.list.d/fz-deb-src.sources && apt-get update -qq
-        fi
-        (cd "$src" && apt-get source -qq "$1") >"$w/apt.log" 2>&1 || {
-            tail -n 3 "$w/apt.log" >&2
-            return 1
-        }
-        d=$(ls -d "$src/$1"-[0-9]*/ | head -n 1)
+    local d=$src/$1
+    if [ ! -d "$d/debian" ]; then
+        fz_debsrc_unpack "$1" "$src/pkgs" "$d" 2>"$w/apt.log" || { cat "$w/apt.log" >&2; return 1; }
     fi
-    d=${d%/}
     # sqlite: Debian ships the source tree; the amalgamation is generated
     # once (needs tclsh), with the system compiler.
     if [ "$1" = sqlite3 ] && [ ! -e "$d/bld/sqlite3.c" ]; then
@@ -352,6 +343,10 @@ row() { # print a measured row under its label
     echo "$2" | awk '{ for (i = 1; i <= NF - 8; i++) printf "%8s", $i;
         printf "%7s%7s%11s%9s%9s%9s%10s%8s\n", $(NF-7), $(NF-6), $(NF-5), $(NF-4), $(NF-3), $(NF-2), $(NF-1), $NF }'
 }
+
+# bench/search.sh sources this file for its functions (fetch, build,
+# cached, gcovbuild, seeds, measure) and runs its own campaigns.
+[ "${BASH_SOURCE[0]}" != "$0" ] && return 0
 
 marks=""
 for m in 10 30 60 120 300 600 1200; do [ "$m" -lt "$secs" ] && marks="$marks $m"; done

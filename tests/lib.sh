@@ -15,6 +15,7 @@
 #                FZ_TEST_STRICT=1 (set by .ci/run) so CI cannot pass by skipping
 set -u
 FZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$FZ_ROOT/scripts/debsrc.sh"
 FZ_BIN=$FZ_ROOT/bin
 FZ_TEST_CC=${FZ_TEST_CC:-gcc}
 [ -n "$FZ_TEST_CC" ] || FZ_TEST_CC=gcc
@@ -82,7 +83,7 @@ export FZ_QUIET=${FZ_QUIET:-1}
 
 # fz_apt_source SRCPKG MARKER: sets fz_src to Debian's unpacked source of
 # SRCPKG (a source package name), cached in tests/out/cache/SRCPKG/ and
-# fetched with `apt-get source` when no cached tree holds the file MARKER.
+# fetched (scripts/debsrc.sh) when no cached tree holds the file MARKER.
 # Fetching needs root, apt and a deb-src entry (added here when the machine
 # has none): each is something CI provides, so their absence is an fz_skip.
 # Returns 1, with the tail of apt's log printed, when `apt-get source`
@@ -95,19 +96,10 @@ fz_apt_source() {
     [ -n "$fz_src" ] && [ -e "$fz_src/$marker" ] && return 0
     [ "$(id -u)" = 0 ] || fz_skip "no cached $pkg source and not root: run once as root to fetch it with apt-get source"
     command -v apt-get >/dev/null || fz_skip "apt-get not available to fetch the $pkg source"
-    if ! command -v dpkg-source >/dev/null; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev >&2 ||
-            fz_skip "could not install dpkg-dev to unpack the $pkg source (no network?)"
-    fi
-    if ! grep -rqs '^deb-src\|^Types:.*deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-        printf '%s\n' "# Added by fz's tests (tests/lib.sh): source packages for the build tests." \
-            'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' 'Components: main' \
-            'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >/etc/apt/sources.list.d/fz-deb-src.sources
-        apt-get update -qq >&2 || fz_skip "apt-get update failed (no network?)"
-    fi
-    rm -rf "$cache/$pkg.tmp" && mkdir -p "$cache/$pkg.tmp"
-    if ! (cd "$cache/$pkg.tmp" && apt-get source -qq "$pkg") >"$T/apt-$pkg.log" 2>&1; then
-        sed 's/^/    /' "$T/apt-$pkg.log" | tail -n 3
+    fz_debsrc_enable 2>"$T/apt-$pkg.log" || fz_skip "$(cat "$T/apt-$pkg.log")"
+    # One tree per package, unpacked from the package kept beside it.
+    if ! fz_debsrc_unpack "$pkg" "$cache/$pkg.pkgs" "$cache/$pkg.tmp/$pkg-src" 2>"$T/apt-$pkg.log"; then
+        sed 's/^/    /' "$T/apt-$pkg.log"
         rm -rf "$cache/$pkg.tmp"
         return 1
     fi

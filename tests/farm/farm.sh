@@ -80,42 +80,11 @@ export PATH=$FZ_ROOT/bin:$PATH
 
 # --- sources ---------------------------------------------------------------
 
-# farm_deb_src: make sure apt knows about source packages.
-farm_deb_src() {
-    grep -rqs '^deb-src\|^Types:.*deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/ && return 0
-    [ "$(id -u)" = 0 ] || die "apt has no deb-src entry and adding one needs root"
-    printf '%s\n' "# Added by fz's build farm (tests/farm/farm.sh): source packages." \
-        'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' 'Components: main' \
-        'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >/etc/apt/sources.list.d/fz-deb-src.sources
-    apt-get update -qq >&2 || die "apt-get update failed (no network?)"
-}
+. "$FZ_ROOT/scripts/debsrc.sh"
 
-# farm_fetch PKG: the .dsc of PKG in FARM_CACHE, downloaded when absent.  A
-# mirror may lack the newest security upload's files, so each version apt
-# knows is tried, newest first.
-farm_fetch() {
-    local pkg=$1 dsc v
-    dsc=$(ls "$FARM_CACHE/${pkg}"_*.dsc 2>/dev/null | sort -V | tail -n 1)
-    if [ -z "$dsc" ]; then
-        farm_deb_src
-        for v in $(apt-cache showsrc --only-source "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -rV | uniq); do
-            (cd "$FARM_CACHE" && apt-get source --download-only -qq "$pkg=$v") >"$FARM_OUT/fetch-$pkg.log" 2>&1 && break
-        done
-        dsc=$(ls "$FARM_CACHE/${pkg}"_*.dsc 2>/dev/null | sort -V | tail -n 1)
-        [ -n "$dsc" ] || { tail -n 3 "$FARM_OUT/fetch-$pkg.log" >&2; return 1; }
-    fi
-    echo "$dsc"
-}
-
-# farm_unpack PKG DIR: a fresh patched source tree of PKG in DIR.
-farm_unpack() {
-    local dsc
-    dsc=$(farm_fetch "$1") || return 1
-    rm -rf "$2" && mkdir -p "$(dirname "$2")" &&
-        dpkg-source --no-check -x "$dsc" "$2" >"$2.unpack.log" 2>&1 || return 1
-    # dpkg-source leaves links to the tarballs beside the tree.
-    find "$(dirname "$2")" -maxdepth 1 -name "${1}_*" -delete
-}
+# farm_unpack PKG DIR: a fresh patched source tree of PKG in DIR, from the
+# source package kept in FARM_CACHE (downloaded once).
+farm_unpack() { fz_debsrc_unpack "$1" "$FARM_CACHE" "$2"; }
 
 # --- the build systems' default steps ---------------------------------------
 # A recipe sets pkg, system, lang, and optionally subdir, conf_args,
