@@ -19,8 +19,11 @@
  *  the code generator.
  *
  *  How.  A function with sites gets a logging copy "F.fz.cmplog" (cold,
- *  internal), made after the counters went in, so it counts the same
- *  slots.  F's entry block, after its static allocas, becomes
+ *  internal, noinline, optnone: its IR is optimised already, so only its
+ *  code generation is cheaper), made after the counters went in, so it
+ *  counts the same slots (with the portable IR increment instead of the
+ *  x86 asm one, which fast instruction selection cannot take).  F's
+ *  entry block, after its static allocas, becomes
  *      if (__fz_cmp_on) return tail call F.fz.cmplog(args...);
  *  and only the copy calls the hooks, unguarded.  So a run that does not
  *  log pays one load and one branch per call of such a function.  Where
@@ -381,6 +384,19 @@ Function *make_copy(fz_cmp_module &m, Function &F, ValueToValueMapTy &vmap)
     for (Instruction *I : dbg)
         I->eraseFromParent();
     copy->removeFnAttr(Attribute::AlwaysInline);
+    /* Compiled without optimisation (optnone: fast instruction selection,
+     * most machine passes skipped): the copy's IR is already optimised
+     * (this pass runs at OptimizerLast), the code generator is where a
+     * copy's compile time goes, and a logging run spends its time in the
+     * hooks, not in the copy's code (docs/fz-cc.md, "Compile time"). */
+    copy->addFnAttr(Attribute::OptimizeNone);
+    copy->removeFnAttr(Attribute::OptimizeForSize); /* the verifier: not with optnone */
+    copy->removeFnAttr(Attribute::MinSize);
+    /* Its counters in IR, not asm, which the fast selector would hand
+     * back to the full one (zlib's inflate.c: the copy's share of the
+     * compile 1.72G instructions before optnone, 1.02G with it, 0.73G
+     * with the IR counters too; a logging run +1.8%). */
+    fz_counters_to_ir(*copy);
 
     BasicBlock &entry = F.getEntryBlock();
     BasicBlock::iterator ip = entry.getFirstInsertionPt();

@@ -17,4 +17,8 @@ uint64_t fz_cmp_instrument_module(llvm::Module &M,
                                   const std::function<bool(llvm::Function &)> &instrumented,
                                   const std::function<bool(const llvm::BasicBlock &)> &denied);
 
+/* Turns the x86 asm counter increments of F (a logging copy) into the
+ * IR form (fz-llvm-pass.cc). */
+void fz_counters_to_ir(llvm::Function &F);
+
 #endif

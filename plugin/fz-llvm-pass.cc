@@ -44,6 +44,8 @@
  *      cmpb $-1, a[k]; sbbb $-2, a[k]          (c + 2 - (c < 255))
  *  (an inline asm call whose only memory is its operand), elsewhere with
  *      c = load a[k]; c = c + 1; c = c + (c == 0); store c, a[k]
+ *  (The comparison pass's logging copies, compiled optnone, get the IR
+ *  form: fz_counters_to_ir.)
  *  The loads, stores and asm calls carry !nosanitize so that ASan and
  *  friends, which run after this pass, do not instrument the
  *  instrumentation.  No call per edge.
@@ -354,11 +356,13 @@ static Instruction *fz_load_area(Function &F, GlobalVariable *area)
  * flags; it is not volatile, and since it writes memory nothing removes
  * it.  Sanitizers do not look into asm operands, and !nosanitize keeps
  * MSan's conservative handling of asm away too. */
+static const char fz_count_asm_text[] = "cmpb $$-1, $1\n\tsbbb $$-2, $0";
+
 static void fz_count_asm(IRBuilder<> &B, Value *p)
 {
     Type *i8 = B.getInt8Ty();
     FunctionType *ty = FunctionType::get(B.getVoidTy(), {p->getType(), p->getType()}, false);
-    InlineAsm *incr = InlineAsm::get(ty, "cmpb $$-1, $1\n\tsbbb $$-2, $0",
+    InlineAsm *incr = InlineAsm::get(ty, fz_count_asm_text,
                                      "=*m,*m,~{cc},~{dirflag},~{fpsr},~{flags}",
                                      /*hasSideEffects=*/false);
     CallInst *call = B.CreateCall(ty, incr, {p, p});
@@ -389,6 +393,26 @@ static void fz_count_ir(IRBuilder<> &B, Value *p)
     Value *carry = B.CreateZExt(B.CreateICmpEQ(inc, B.getInt8(0)), i8);
     StoreInst *st = B.CreateStore(B.CreateAdd(inc, carry), p);
     fz_nosanitize(st);
+}
+
+/* The logging copy's counters (plugin/fz-llvm-cmp.cc): each asm
+ * increment becomes the IR one, which the copy's fast instruction
+ * selector (optnone) handles itself; it hands every inline asm with
+ * operands to the full selector, block by block. */
+void fz_counters_to_ir(Function &F)
+{
+    std::vector<CallInst *> asms;
+    for (BasicBlock &BB : F)
+        for (Instruction &I : BB)
+            if (CallInst *call = dyn_cast<CallInst>(&I))
+                if (InlineAsm *ia = dyn_cast<InlineAsm>(call->getCalledOperand()))
+                    if (ia->getAsmString() == fz_count_asm_text && call->arg_size() == 2)
+                        asms.push_back(call);
+    for (CallInst *call : asms) {
+        IRBuilder<> B(call);
+        fz_count_ir(B, call->getArgOperand(0));
+        call->eraseFromParent();
+    }
 }
 
 /* Inserts the NeverZero increment of base[slot] at the block's first
