@@ -17,12 +17,15 @@
 # -runs=N; default 1000000), SEARCH_SEEDS (default "1 2 3": fz-fuzz -s N,
 # libFuzzer -seed=N), SEARCH_FUZZERS (default "fz libfuzzer"),
 # SEARCH_FZ_ARGS (more fz-fuzz options), SEARCH_LF_ARGS (more libFuzzer
-# options, e.g. -entropic=0 to see what its schedule is worth), SEARCH_KEEP=DIR (keep every
-# final corpus in DIR/TARGET-FUZZER-SEED and gcov's per-line files of its
-# replay in DIR/TARGET-FUZZER-SEED.gcov, to compare what each reaches), and coverage.sh's BENCH_FZ, BENCH_FZ_CC, BENCH_CFLAGS.
-# Builds, sources and the gcov replay are coverage.sh's (sourced).
-# Columns: edges, lines and branches (counts, summed over the project's
-# .c files), largest and total bytes, entries.
+# options, e.g. -entropic=0 to see what its schedule is worth),
+# SEARCH_KEEP=DIR (keep every final corpus in DIR/TARGET-FUZZER-SEED and
+# gcov's per-line files of its replay in DIR/TARGET-FUZZER-SEED.gcov, for
+# bench/search-lines.py), and coverage.sh's BENCH_FZ, BENCH_FZ_CC,
+# BENCH_CFLAGS, BENCH_FZ_CFLAGS.  Builds, sources and the measuring are
+# coverage.sh's (sourced); the replay goes into a private copy of its gcov
+# build, so two runs may go at once.  Columns: edges, lines and branches
+# (counts, summed over the project's .c files), largest and total bytes,
+# entries.  Results and what they meant: bench/README.md, "Search, issue 21".
 export BENCH_FUZZERS=fz
 # shellcheck source=bench/coverage.sh
 . "$(dirname "$0")/coverage.sh"
