@@ -105,9 +105,7 @@ done
 . "$root/scripts/debsrc.sh"
 fetch() {
     local d=$src/$1
-    if [ ! -d "$d/debian" ]; then
-        fz_debsrc_unpack "$1" "$src/pkgs" "$d" 2>"$w/apt.log" || { cat "$w/apt.log" >&2; return 1; }
-    fi
+    [ -d "$d/debian" ] || fz_debsrc_unpack "$1" "$src/pkgs" "$d" || return 1
     # sqlite: Debian ships the source tree; the amalgamation is generated
     # once (needs tclsh), with the system compiler.
     if [ "$1" = sqlite3 ] && [ ! -e "$d/bld/sqlite3.c" ]; then
