@@ -48,8 +48,9 @@
  *         if (&__fz_register_cmp)
  *             __fz_register_cmp (&__fz_cmp_on, &__fz_cmp_base, M);
  *
- *  3a. Logging copies (the default, unless FZ_CMP_NO_COPY is set or the
- *     flag may change while the function runs, see can_version): a
+ *  3a. Logging copies in the function (unless FZ_CMP_NO_COPY is set, the
+ *     flag may change while the function runs, see can_version, or 3b
+ *     applies): a
  *     function of up to FZ_CMP_COPY_FN_BLOCKS blocks is copied whole,
  *     the copy entered when the flag is set at entry; in a bigger one,
  *     each outermost loop that holds a site is copied, the copy entered
@@ -62,6 +63,28 @@
  *     skipping labels and debug statements: gimple_duplicate_bb does not
  *     copy debug binds of labels (with -g -O1 and up, a removed user label
  *     leaves one), which once made the pairing fail (issue 19).
+ *
+ *  3b. Outlined logging copies (the default where possible; before 3a):
+ *     a function that can hand over to a copy at entry (no variable
+ *     arguments, static chain or EH regions, a result returned in
+ *     registers, a body GCC can version; see outline_wanted) gets a
+ *     local copy NAME.fz.cmplog of its body as it is in this pass, i.e.
+ *     with the edge counters in, so a logging run counts the same slots
+ *     as a plain one.  Its sites are hooked without guards; the original
+ *     keeps none and starts with
+ *         f = __fz_cmp_on;  if (f != 0) return NAME.fz.cmplog (args...);
+ *     (a tail call, except under ASan).  The copy has no debug
+ *     statements and function-specific options for -O0, like
+ *     __attribute__((optimize("O0"))): its code is optimised already,
+ *     and -O0 makes its trip through the RTL passes cheap (issue 19:
+ *     zlib inflate.c -g -O2, 2.09x -> 1.42x of plain gcc's compile
+ *     instructions).  It carries no_instrument_function (the edge pass
+ *     leaves it alone), no_sanitize_coverage and no_sanitize for ASan,
+ *     HWASan and TSan: it holds the original's checks already, and
+ *     their -O0 passes would add a second set (so a logging run has no
+ *     ASan redzones around the copy's own stack variables).  GCC
+ *     compiles it after the unit's other functions.  FZ_CMP_NO_OUTLINE
+ *     (anything but "" or "0") keeps spec 3a's in-function copies.
  *
  *  5. FZ_NO_CMP set (to anything but "" or "0") when compiling: no hooks,
  *     no variables, no constructor; the module is what it was before
@@ -1109,26 +1132,18 @@ static bool is_log_copy(tree decl)
     return lookup_attribute(fz_copy_attr, DECL_ATTRIBUTES(decl)) != NULL_TREE;
 }
 
-/* The optimisation level of the copies: FZ_CMP_COPY_LEVEL ("0", "1",
- * "s", "g"; default "0"). */
-static const char *copy_level(void)
-{
-    const char *v = getenv("FZ_CMP_COPY_LEVEL");
-    return v && *v ? v : "0";
-}
-
-/* The function-specific options a copy gets: the current function's, at
- * the copy's level, without variable tracking (a copy has no debug
- * statements), as __attribute__((optimize("O0"))) makes them.  *target
+/* The function-specific options a copy gets: the current function's at
+ * -O0, without variable tracking (a copy has no debug statements), as
+ * __attribute__((optimize("O0"))) makes them.  (-O0 because the body is
+ * optimised already: -O1 would run GCC's whole GIMPLE pipeline over it
+ * again, and cost more than the in-function copies; issue 19.)  *target
  * gets a target node when the level changes the target's options. */
 static tree copy_optimization(tree *target)
 {
     cl_optimization cur;
     cl_optimization_save(&cur, &global_options, &global_options_set);
     tree prev_target = build_target_option_node(&global_options, &global_options_set);
-    char level[8];
-    snprintf(level, sizeof(level), "-O%s", copy_level());
-    const char *argv[] = {"cc1", level};
+    const char *argv[] = {"cc1", "-O0"};
     cl_decoded_option *dec;
     unsigned n;
     decode_cmdline_options_to_array_default_mask(2, argv, &dec, &n);
@@ -1157,7 +1172,8 @@ static void add_attr(tree decl, const char *name, tree value)
 bool fz_cmp_pass::outline_wanted(function *fn)
 {
     tree decl = fn->decl;
-    if (getenv("FZ_CMP_NO_OUTLINE"))
+    const char *v = getenv("FZ_CMP_NO_OUTLINE");
+    if (v && *v && strcmp(v, "0") != 0)
         return false;
     if (stdarg_p(TREE_TYPE(decl)) || DECL_STATIC_CHAIN(decl) || fn->calls_eh_return ||
         (fn->eh && fn->eh->region_tree) || !cgraph_node::get(decl) ||
