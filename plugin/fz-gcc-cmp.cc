@@ -80,7 +80,8 @@
  *     zlib inflate.c -g -O2, 2.09x -> 1.42x of plain gcc's compile
  *     instructions).  It carries no_instrument_function (the edge pass
  *     leaves it alone), no_sanitize_coverage and no_sanitize for ASan,
- *     HWASan and TSan: it holds the original's checks already, and
+ *     HWASan and TSan (and goes to .text.unlikely, as never executed
+ *     in a plain run): it holds the original's checks already, and
  *     their -O0 passes would add a second set (so a logging run has no
  *     ASan redzones around the copy's own stack variables).  GCC
  *     compiles it after the unit's other functions.  FZ_CMP_NO_OUTLINE
@@ -1152,6 +1153,7 @@ static tree copy_optimization(tree *target)
     targetm.override_options_after_change();
     global_options.x_flag_var_tracking = 0;
     global_options.x_flag_var_tracking_assignments = 0;
+    global_options.x_flag_reorder_functions = 1; /* to .text.unlikely */
     tree opt = build_optimization_node(&global_options, &global_options_set);
     tree tgt = build_target_option_node(&global_options, &global_options_set);
     *target = tgt != prev_target ? tgt : NULL_TREE;
@@ -1282,6 +1284,8 @@ bool fz_cmp_pass::outline(function *fn)
     if (target)
         DECL_FUNCTION_SPECIFIC_TARGET(c) = target;
 
+    /* Never run by a plain run: out of the way in .text.unlikely. */
+    cn->frequency = NODE_FREQUENCY_UNLIKELY_EXECUTED;
     push_cfun(DECL_STRUCT_FUNCTION(c));
     hook_copy(cfun);
     pop_cfun();
