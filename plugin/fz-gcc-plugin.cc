@@ -71,6 +71,12 @@
  *     counter accesses use an alias set of their own so they do not force
  *     the user's values to be reloaded from memory.
  *
+ *  3a. FZ_LOOP_TRIPS=1 (off by default): per loop, a counter of the back
+ *     edges taken since the loop was entered (a PHI in its header), and on
+ *     each exit edge the increment of one of 16 slots of that exit chosen
+ *     by the count (exact below 8, then one per power of two); see
+ *     insert_loop_trips and docs/coverage.md "Loop trip counts".
+ *
  *  4. Per module, when N > 0 (emitted at the end of the translation unit,
  *     when N is known), all with internal linkage:
  *         static uint8_t __fz_local_counters[N];
@@ -163,11 +169,7 @@ struct fz_state {
     fz_denylist_t deny;
     bool quiet;
     bool prune;     /* the pruning rule is on (FZ_NO_PRUNE unset) */
-    int trips;      /* loop trip-count slots per exit (FZ_LOOP_TRIPS): 0 off, 4 mod 4, 16 buckets */
-    bool trips_exact; /* slot min(i, trips - 1) */
-    unsigned trips_small; /* log buckets: i exact below this */
-    bool trips_set;       /* store 1 in the trip slot instead of counting */
-    int trips_nodes; /* >0: only simple loops of at most this many blocks, <0: all but those, 0: all */
+    bool trips;     /* loop trip-count slots on loop exits (FZ_LOOP_TRIPS=1) */
     bool tu_denied; /* the main source file is on the deny-list */
     bool frozen;    /* N is fixed; functions added from now on are ours */
     unsigned slots; /* N: slots handed out so far */
@@ -546,18 +548,23 @@ void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
     gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
 }
 
-/* Loop trip counts (FZ_LOOP_TRIPS).  clang unrolls and vectorizes loops
- * before its pass runs, so a clang map tells apart how many times a loop
- * went round (modulo the unroll factor and vector width); GCC unrolls
- * after ours, and a back edge's counter only holds the sum over every
- * time the loop ran.  So per loop: a counter i of back edges taken since
- * the loop was entered (a PHI in the header: 0 from outside, i + 1 round
- * a back edge), and on each exit edge one of the exit's slots is bumped,
- * chosen by i: i & 3 (trips == 4), or (trips == 16) i exactly below 8,
- * then one slot per power of two (8-15, 16-31, ..., 1024 and more).
- * Exits to the function's end (return), EH and abnormal edges, and loops
- * entered by an abnormal edge are left alone.  Returns true when it
- * queued code on an edge (the caller commits). */
+/* Loop trip counts (FZ_LOOP_TRIPS=1; off by default).  clang unrolls and
+ * vectorizes loops before its pass runs, so a clang map tells apart how
+ * many times a loop went round (modulo the unroll factor and vector
+ * width); GCC unrolls after our pass, and a back edge's counter only holds
+ * the sum over every time the loop ran in the run.  So per loop: a
+ * counter i of the back edges taken since the loop was entered (a PHI in
+ * the header: 0 from outside the loop, i + 1 round a back edge), and on
+ * each exit edge one of the exit's TRIP_SLOTS slots is bumped, chosen by i:
+ * i itself below 8, then one slot per power of two (8-15, 16-31, ...,
+ * 1024 and more):
+ *     b = i < 8 ? i : min(36 - clz(i | 8), 15)
+ * Exits to the function's end (a return inside the loop), EH, abnormal
+ * and asm-goto edges, and loops entered by an abnormal or EH edge are left
+ * alone.  Returns true when it queued code on an edge (the caller
+ * commits). */
+const unsigned TRIP_SLOTS = 16, TRIP_EXACT = 8;
+
 bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
 {
     if (!loops_for_fn(fn) || number_of_loops(fn) <= 1)
@@ -568,7 +575,7 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
     tree ut = unsigned_type_node;
     for (auto loop : loops_list(fn, 0)) {
         basic_block h = loop->header;
-        if (!h || block_denied(st, h) || h == ENTRY_BLOCK_PTR_FOR_FN(fn))
+        if (!h || h == ENTRY_BLOCK_PTR_FOR_FN(fn) || block_denied(st, h))
             continue;
         bool ok = true;
         edge e;
@@ -578,9 +585,8 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
             ok = false;
         if (!ok)
             continue;
-        auto_vec<edge> exits = get_loop_exit_edges(loop);
         auto_vec<edge> used;
-        for (edge x : exits) {
+        for (edge x : get_loop_exit_edges(loop)) {
             if (x->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE) ||
                 x->dest == EXIT_BLOCK_PTR_FOR_FN(fn))
                 continue;
@@ -592,15 +598,6 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
         }
         if (used.is_empty())
             continue;
-        /* simple: only innermost loops that leave by one edge and have at
-         * most trips_nodes blocks (the loops an unroller or vectorizer
-         * takes) */
-        if (st->trips_nodes) {
-            bool simple = !loop->inner && exits.length() == 1 &&
-                          loop->num_nodes <= (unsigned)abs(st->trips_nodes);
-            if (simple != (st->trips_nodes > 0))
-                continue;
-        }
 
         tree i = make_ssa_name(ut);
         tree next = make_ssa_name(ut);
@@ -614,48 +611,32 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
 
         for (edge x : used) {
             gimple_seq seq = NULL;
+            tree or8 = make_ssa_name(ut);
+            gimple_seq_add_stmt(&seq, gimple_build_assign(or8, BIT_IOR_EXPR, i,
+                                                          build_int_cst(ut, TRIP_EXACT)));
+            tree clz = make_ssa_name(integer_type_node);
+            gcall *c = gimple_build_call(builtin_decl_explicit(BUILT_IN_CLZ), 1, or8);
+            gimple_call_set_lhs(c, clz);
+            gimple_seq_add_stmt(&seq, c);
+            tree clzu = make_ssa_name(ut);
+            gimple_seq_add_stmt(&seq, gimple_build_assign(clzu, NOP_EXPR, clz));
+            tree lg = make_ssa_name(ut);
+            gimple_seq_add_stmt(&seq, gimple_build_assign(lg, MINUS_EXPR, build_int_cst(ut, 36),
+                                                          clzu));
+            tree lgm = make_ssa_name(ut);
+            gimple_seq_add_stmt(&seq, gimple_build_assign(lgm, MIN_EXPR, lg,
+                                                          build_int_cst(ut, TRIP_SLOTS - 1)));
+            tree small = make_ssa_name(boolean_type_node);
+            gimple_seq_add_stmt(&seq, gimple_build_assign(small, LT_EXPR, i,
+                                                          build_int_cst(ut, TRIP_EXACT)));
             tree b = make_ssa_name(ut);
-            if (st->trips_exact) {
-                gimple_seq_add_stmt(&seq, gimple_build_assign(b, MIN_EXPR, i,
-                                                              build_int_cst(ut, st->trips - 1)));
-            } else if (st->trips == 4) {
-                gimple_seq_add_stmt(&seq, gimple_build_assign(b, BIT_AND_EXPR, i,
-                                                              build_int_cst(ut, 3)));
-            } else {
-                /* b = i < 8 ? i : min(36 - clz(i | 8), 15) */
-                tree or8 = make_ssa_name(ut);
-                unsigned e = st->trips_small, lge = exact_log2(e);
-                gimple_seq_add_stmt(&seq,
-                                    gimple_build_assign(or8, BIT_IOR_EXPR, i, build_int_cst(ut, e)));
-                tree clz = make_ssa_name(integer_type_node);
-                gcall *c = gimple_build_call(builtin_decl_explicit(BUILT_IN_CLZ), 1, or8);
-                gimple_call_set_lhs(c, clz);
-                gimple_seq_add_stmt(&seq, c);
-                tree clzu = make_ssa_name(ut);
-                gimple_seq_add_stmt(&seq, gimple_build_assign(clzu, NOP_EXPR, clz));
-                tree lg = make_ssa_name(ut);
-                gimple_seq_add_stmt(&seq, gimple_build_assign(lg, MINUS_EXPR,
-                                                              build_int_cst(ut, 31 + e - lge), clzu));
-                tree lgm = make_ssa_name(ut);
-                gimple_seq_add_stmt(&seq, gimple_build_assign(lgm, MIN_EXPR, lg,
-                                                              build_int_cst(ut, st->trips - 1)));
-                tree small = make_ssa_name(boolean_type_node);
-                gimple_seq_add_stmt(&seq, gimple_build_assign(small, LT_EXPR, i,
-                                                              build_int_cst(ut, e)));
-                gimple_seq_add_stmt(&seq, gimple_build_assign(b, COND_EXPR, small, i, lgm));
-            }
+            gimple_seq_add_stmt(&seq, gimple_build_assign(b, COND_EXPR, small, i, lgm));
             tree off = make_ssa_name(sizetype);
             gimple_seq_add_stmt(&seq, gimple_build_assign(off, NOP_EXPR, b));
             tree q = make_ssa_name(TREE_TYPE(p));
             gimple_seq_add_stmt(&seq, gimple_build_assign(q, POINTER_PLUS_EXPR, p, off));
-            if (st->trips_set)
-                gimple_seq_add_stmt(&seq, gimple_build_assign(
-                                              build2(MEM_REF, ctr_t, q,
-                                                     build_int_cst(build_pointer_type(ctr_t), st->slots)),
-                                              build_one_cst(ctr_t)));
-            else
-                add_increment(&seq, ctr_t, q, st->slots);
-            st->slots += st->trips;
+            add_increment(&seq, ctr_t, q, st->slots);
+            st->slots += TRIP_SLOTS;
             gsi_insert_seq_on_edge(x, seq);
             queued = true;
         }
@@ -814,7 +795,7 @@ struct plugin_info fz_plugin_info = {
     "fz",
     "fz edge-coverage instrumentation (see docs/coverage.md); FZ_QUIET=1 silences the report, "
     "FZ_DENYLIST=file skips functions and files, FZ_NO_PRUNE=1 counts every block the first rule "
-    "picks, FZ_NO_CMP=1 leaves comparisons unhooked",
+    "picks, FZ_LOOP_TRIPS=1 adds loop trip-count slots, FZ_NO_CMP=1 leaves comparisons unhooked",
 };
 
 /* The GCC this plugin was compiled for.  The two macros exist only so that
@@ -899,19 +880,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
     fz_state *st = new fz_state();
     st->quiet = env_flag("FZ_QUIET");
     st->prune = !env_flag("FZ_NO_PRUNE");
-    {
-        const char *t = getenv("FZ_LOOP_TRIPS");
-        st->trips = !t || !*t || !strcmp(t, "0") ? 0 : !strcmp(t, "mod4") ? 4 : 16;
-        st->trips_small = 8;
-        const char *o = getenv("FZ_LOOP_TRIPS_NODES");
-        st->trips_nodes = o ? atoi(o) : 0;
-        st->trips_set = env_flag("FZ_LOOP_TRIPS_SET");
-        if (t && !strcmp(t, "log8"))
-            st->trips = 8, st->trips_small = 4;
-        st->trips_exact = t && !strncmp(t, "exact", 5);
-        if (st->trips_exact && t[5])
-            st->trips = atoi(t + 5);
-    }
+    st->trips = env_flag("FZ_LOOP_TRIPS");
     char err[1024];
     if (fz_denylist_from_env(&st->deny, err, sizeof(err)) != 0) {
         fprintf(stderr, "fz-cc: error: %s\n", err);
