@@ -161,13 +161,15 @@ int fz_calibrate_save_seeds(fz_state_t *st)
     return 0;
 }
 
-/* 5x the slowest seed, rounded up, within the documented bounds. */
-static uint32_t default_timeout(uint64_t slowest_us)
+/* 5x the slowest seed, rounded up, within the documented bounds (a
+ * higher floor when runs, not time, bound the campaign). */
+static uint32_t default_timeout(uint64_t slowest_us, int bounded_by_runs)
 {
+    uint64_t floor = bounded_by_runs ? FZ_TIMEOUT_MIN_RUNS_MS : FZ_TIMEOUT_MIN_MS;
     uint64_t ms = (slowest_us * 5 + 999) / 1000;
     ms = (ms + FZ_TIMEOUT_ROUND_MS - 1) / FZ_TIMEOUT_ROUND_MS * FZ_TIMEOUT_ROUND_MS;
-    if (ms < FZ_TIMEOUT_MIN_MS)
-        ms = FZ_TIMEOUT_MIN_MS;
+    if (ms < floor)
+        ms = floor;
     if (ms > FZ_TIMEOUT_MAX_MS)
         ms = FZ_TIMEOUT_MAX_MS;
     return (uint32_t)ms;
@@ -242,7 +244,7 @@ int fz_calibrate_seeds(fz_state_t *st, const fz_files_t *seeds)
             "any input: run it by hand on a seed, fix it, or start from inputs that do not crash",
             first_crash ? first_crash : "?", first_sig);
     if (!st->cfg.timeout_ms) {
-        fz_exec_set_timeout(&st->exec, default_timeout(slowest));
+        fz_exec_set_timeout(&st->exec, default_timeout(slowest, st->cfg.max_execs != 0));
     }
     if (st->queue.n_seen == 0 && !st->cfg.blind)
         fz_warn("no seed reached any instrumented code; is the target built with fz-cc, and "

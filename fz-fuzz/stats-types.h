@@ -30,6 +30,7 @@ typedef struct fz_stats {
     uint64_t saved_hangs;      /* unique hangs saved in hangs/ */
     uint64_t total_crashes;    /* every crashing run */
     uint64_t total_hangs;      /* every run that timed out */
+    uint64_t slow_inputs;      /* timed out, then finished within the hang timeout */
     uint32_t corpus_found;     /* entries found by fuzzing (not seeds) */
     uint32_t corpus_imported;  /* entries imported from other instances (sync.c) */
     uint64_t slowest_exec_us;  /* slowest run that did not time out */

@@ -70,6 +70,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "minimize_execs    : %llu\n"
         "total_crashes     : %llu\n"
         "total_hangs       : %llu\n"
+        "slow_inputs       : %llu\n"
         "flaky_crashes     : %llu\n"
         "unique_crash_sites: %u\n"
         "flaky_crash_sites : %llu\n"
@@ -99,6 +100,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         r->testcache_count, r->testcache_evict, r->execs_per_fork, r->execs_per_request,
         (unsigned long long)r->calibration_execs, (unsigned long long)r->minimization_execs,
         (unsigned long long)r->total_crashes, (unsigned long long)r->total_hangs,
+        (unsigned long long)r->slow_inputs,
         (unsigned long long)r->flaky_crashes, r->unique_crash_sites,
         (unsigned long long)r->flaky_crash_sites, (unsigned long long)r->seed,
         (unsigned long long)r->sync_execs, r->cmplog ? r->cmplog : "off",
@@ -184,6 +186,7 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->minimization_execs = s->min_execs;
     r->total_crashes = s->prev_total_crashes + s->total_crashes;
     r->total_hangs = s->prev_total_hangs + s->total_hangs;
+    r->slow_inputs = s->slow_inputs;
     r->flaky_crashes = s->prev_flaky_crashes + s->flaky_crashes;
     r->unique_crash_sites = fz_sites_count(&st->sites);
     r->flaky_crash_sites = s->prev_flaky_sites + st->sites.flaky;

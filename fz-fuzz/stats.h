@@ -39,6 +39,7 @@ typedef struct fz_stats_report {
     double execs_per_fork;
     double execs_per_request; /* runs per request to the target: above 1 with batches */
     uint64_t calibration_execs, minimization_execs, total_crashes, total_hangs;
+    uint64_t slow_inputs; /* timeouts a confirming run saw finish (this session) */
     uint64_t flaky_crashes; /* saved unminimized: they did not crash again at once
                                (the whole campaign's, across resumes) */
     uint32_t unique_crash_sites; /* distinct crash sites seen (sites.h), resumed ones too */

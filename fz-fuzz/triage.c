@@ -373,17 +373,32 @@ int fz_triage_hang(fz_triage_t *t, const uint8_t *buf, uint32_t len, const fz_ex
      * again. */
     if (rec->new_bits != FZ_COV_NEW_EDGE)
         return 0;
+    /* The timed-out run's map, which the confirming run overwrites. */
+    uint8_t *timed_out = rec->map ? malloc(rec->map_size) : NULL;
+    if (timed_out)
+        memcpy(timed_out, rec->map, rec->map_size);
     fz_exec_rec_t again;
-    switch (confirm_hang(t, buf, len, rec, o, &again)) {
+    fz_run_result_t r = confirm_hang(t, buf, len, rec, o, &again);
+    /* Finished given more time: slow, not hung.  What the killed run
+     * reached is marked seen (as afl-fuzz does), so that the next slow
+     * input through the same edges is not confirmed again: on a target
+     * with slow inputs (a PNG declaring a 2 GiB chunk) those confirmations
+     * were a sixth of the campaign.  A run cut short by -V is not judged. */
+    if (r == FZ_RUN_OK && !again.cut) {
+        fz_exec_mark_seen(t->x, FZ_VIRGIN_HANG, timed_out);
+        t->stats->slow_inputs++;
+    }
+    free(timed_out);
+    switch (r) {
     case FZ_RUN_HANG:
-        /* Marked seen only now: a run that was merely slow once must not
-         * hide a real hang with the same edges. */
+        /* Marked seen only when confirmed: the next run that hangs
+         * through the same edges is the same hang. */
         if (again.new_bits != FZ_COV_NEW_EDGE || !fz_exec_commit(t->x, &again, NULL))
             return 0;
         break;
     case FZ_RUN_CRASH: /* slow on the way to a crash */
         return fz_triage_crash(t, buf, len, &again, o);
-    default: /* finished given more time: slow, not hung */
+    default: /* slow, not hung */
         return 0;
     }
     char name[256];

@@ -17,8 +17,10 @@
  * A hang is unique when it reaches an edge no earlier hang reached; hit
  * counts do not count (the kill comes at an arbitrary point of a loop).
  * A new hang is run once more with FZ_HANG_CONFIRM_MS (or FZ_HANG_TMOUT)
- * before it is saved: one that then finishes was only slow; one that then
- * crashes is a crash.  In blind mode (-n) the first crash per signal and
+ * before it is saved: one that then finishes was only slow, and the edges
+ * its killed run reached stop counting as new for hangs (afl-fuzz's rule:
+ * otherwise every slow input through them costs another confirming run,
+ * up to a second each); one that then crashes is a crash.  In blind mode (-n) the first crash per signal and
  * the first hang are saved.
  */
 #ifndef FZ_FUZZ_TRIAGE_H

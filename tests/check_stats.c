@@ -89,7 +89,7 @@ START_TEST(test_keys)
         "target_mode",       "command_line"};
     /* fz's own keys (afl-whatsup ignores keys it does not know). */
     static const char *fz_keys[] = {"execs_per_fork", "execs_per_request", "calibration_execs", "minimize_execs",
-                                    "total_crashes",  "total_hangs",       "flaky_crashes",
+                                    "total_crashes",  "total_hangs",       "slow_inputs",       "flaky_crashes",
                                     "rng_seed",       "sync_execs",        "target_warnings",
                                     "fsrv_protocol",  "unique_crash_sites", "flaky_crash_sites",
                                     "cmplog",         "cmplog_execs",      "cmplog_finds"};
