@@ -168,13 +168,13 @@ namespace
 struct fz_state {
     fz_denylist_t deny;
     bool quiet;
-    bool prune;     /* the pruning rule is on (FZ_NO_PRUNE unset) */
-    bool trips;     /* loop trip-count slots on loop exits (FZ_LOOP_TRIPS=1) */
-    bool tu_denied; /* the main source file is on the deny-list */
-    bool frozen;    /* N is fixed; functions added from now on are ours */
-    unsigned slots; /* N: slots handed out so far */
-    tree area;      /* __fz_area, created at the first instrumented block */
-    tree ctr_type;  /* uint8_t with an alias set of its own (see counter_type) */
+    bool prune;        /* the pruning rule is on (FZ_NO_PRUNE unset) */
+    bool trips;        /* loop trip-count slots on loop exits (FZ_LOOP_TRIPS=1) */
+    bool tu_denied;    /* the main source file is on the deny-list */
+    bool frozen;       /* N is fixed; functions added from now on are ours */
+    unsigned slots;    /* N: slots handed out so far */
+    tree area;         /* __fz_area, created at the first instrumented block */
+    tree ctr_type;     /* uint8_t with an alias set of its own (see counter_type) */
     fz_cmp_state *cmp; /* the comparison hooks (plugin/fz-gcc-cmp.cc) */
 };
 
@@ -612,8 +612,8 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
         for (edge x : used) {
             gimple_seq seq = NULL;
             tree or8 = make_ssa_name(ut);
-            gimple_seq_add_stmt(&seq, gimple_build_assign(or8, BIT_IOR_EXPR, i,
-                                                          build_int_cst(ut, TRIP_EXACT)));
+            gimple_seq_add_stmt(
+                &seq, gimple_build_assign(or8, BIT_IOR_EXPR, i, build_int_cst(ut, TRIP_EXACT)));
             tree clz = make_ssa_name(integer_type_node);
             gcall *c = gimple_build_call(builtin_decl_explicit(BUILT_IN_CLZ), 1, or8);
             gimple_call_set_lhs(c, clz);
@@ -621,14 +621,14 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
             tree clzu = make_ssa_name(ut);
             gimple_seq_add_stmt(&seq, gimple_build_assign(clzu, NOP_EXPR, clz));
             tree lg = make_ssa_name(ut);
-            gimple_seq_add_stmt(&seq, gimple_build_assign(lg, MINUS_EXPR, build_int_cst(ut, 36),
-                                                          clzu));
+            gimple_seq_add_stmt(&seq,
+                                gimple_build_assign(lg, MINUS_EXPR, build_int_cst(ut, 36), clzu));
             tree lgm = make_ssa_name(ut);
-            gimple_seq_add_stmt(&seq, gimple_build_assign(lgm, MIN_EXPR, lg,
-                                                          build_int_cst(ut, TRIP_SLOTS - 1)));
+            gimple_seq_add_stmt(
+                &seq, gimple_build_assign(lgm, MIN_EXPR, lg, build_int_cst(ut, TRIP_SLOTS - 1)));
             tree small = make_ssa_name(boolean_type_node);
-            gimple_seq_add_stmt(&seq, gimple_build_assign(small, LT_EXPR, i,
-                                                          build_int_cst(ut, TRIP_EXACT)));
+            gimple_seq_add_stmt(
+                &seq, gimple_build_assign(small, LT_EXPR, i, build_int_cst(ut, TRIP_EXACT)));
             tree b = make_ssa_name(ut);
             gimple_seq_add_stmt(&seq, gimple_build_assign(b, COND_EXPR, small, i, lgm));
             tree off = make_ssa_name(sizetype);
