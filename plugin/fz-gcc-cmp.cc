@@ -48,8 +48,9 @@
  *         if (&__fz_register_cmp)
  *             __fz_register_cmp (&__fz_cmp_on, &__fz_cmp_base, M);
  *
- *  3a. Logging copies (the default, unless FZ_CMP_NO_COPY is set or the
- *     flag may change while the function runs, see can_version): a
+ *  3a. Logging copies in the function (unless FZ_CMP_NO_COPY is set, the
+ *     flag may change while the function runs, see can_version, or 3b
+ *     applies): a
  *     function of up to FZ_CMP_COPY_FN_BLOCKS blocks is copied whole,
  *     the copy entered when the flag is set at entry; in a bigger one,
  *     each outermost loop that holds a site is copied, the copy entered
@@ -62,6 +63,29 @@
  *     skipping labels and debug statements: gimple_duplicate_bb does not
  *     copy debug binds of labels (with -g -O1 and up, a removed user label
  *     leaves one), which once made the pairing fail (issue 19).
+ *
+ *  3b. Outlined logging copies (the default where possible; before 3a):
+ *     a function that can hand over to a copy at entry (no variable
+ *     arguments, static chain or EH regions, a result returned in
+ *     registers, a body GCC can version; see outline_wanted) gets a
+ *     local copy NAME.fz.cmplog of its body as it is in this pass, i.e.
+ *     with the edge counters in, so a logging run counts the same slots
+ *     as a plain one.  Its sites are hooked without guards; the original
+ *     keeps none and starts with
+ *         f = __fz_cmp_on;  if (f != 0) return NAME.fz.cmplog (args...);
+ *     (a tail call, except under ASan).  The copy has no debug
+ *     statements and function-specific options for -O0, like
+ *     __attribute__((optimize("O0"))): its code is optimised already,
+ *     and -O0 makes its trip through the RTL passes cheap (issue 19:
+ *     zlib inflate.c -g -O2, 2.09x -> 1.42x of plain gcc's compile
+ *     instructions).  It carries no_instrument_function (the edge pass
+ *     leaves it alone), no_sanitize_coverage and no_sanitize for ASan,
+ *     HWASan and TSan (and goes to .text.unlikely, as never executed
+ *     in a plain run): it holds the original's checks already, and
+ *     their -O0 passes would add a second set (so a logging run has no
+ *     ASan redzones around the copy's own stack variables).  GCC
+ *     compiles it after the unit's other functions.  FZ_CMP_NO_OUTLINE
+ *     (anything but "" or "0") keeps spec 3a's in-function copies.
  *
  *  5. FZ_NO_CMP set (to anything but "" or "0") when compiling: no hooks,
  *     no variables, no constructor; the module is what it was before
@@ -97,6 +121,14 @@
 #include "diagnostic-core.h"
 #include "ggc.h"
 #include "gtype-desc.h"
+#include "tree-inline.h"
+#include "tree-dfa.h"
+#include "attribs.h"
+#include "opts.h"
+#include "target.h"
+#include "diagnostic.h"
+#include "asan.h"
+#include "except.h"
 
 #include "fz-gcc-cmp.h"
 
@@ -125,6 +157,7 @@ struct fz_cmp_state {
     bool dry;               /* count the sites a function would get, no more */
     unsigned dry_sites;
     bool decided;           /* hooking what the dry run chose */
+    bool unguarded;         /* hooking an outlined copy: no guards */
     hash_set<gimple *> copied; /* sites in logging copies: no guard */
     hash_set<gimple *> chosen; /* what the dry run would hook */
 };
@@ -286,7 +319,7 @@ static void hook_site(fz_cmp_state *st, gimple *g, unsigned n, fz_call_builder &
     gimple_set_location(call, gimple_location(g));
     gimple_seq_add_stmt(&seq, call);
     gimple_stmt_iterator gsi;
-    if (st->copied.contains(g)) {
+    if (st->unguarded || st->copied.contains(g)) {
         gsi = gsi_for_stmt(g); /* a logging copy: no guard */
         gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
     } else {
@@ -701,6 +734,8 @@ static const pass_data fz_cmp_pass_data = {
     0,                   /* todo_flags_finish: execute() returns them */
 };
 
+static bool is_log_copy(tree decl);
+
 struct fz_cmp_pass : gimple_opt_pass {
     fz_cmp_state *st;
 
@@ -711,7 +746,7 @@ struct fz_cmp_pass : gimple_opt_pass {
 
     unsigned int execute(function *fn) final override
     {
-        if (!st->enabled || st->frozen)
+        if (!st->enabled || st->frozen || is_log_copy(fn->decl))
             return 0;
         if (fz_test_crash_wanted("cmp", IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn->decl))))
             internal_error("%<FZ_TEST_CRASH%>: fz-cmp told to fail in %qs (test only)",
@@ -738,6 +773,13 @@ struct fz_cmp_pass : gimple_opt_pass {
                 sites.stmts[keep++] = g;
         sites.stmts.truncate(keep);
         st->copied.empty();
+        if (can_version(fn) && outline_wanted(fn) && outline(fn)) {
+            /* The original keeps no site; its switch marks go. */
+            for (auto &m : sites.marks)
+                remove_stmt(m.first);
+            mark_virtual_operands_for_renaming(fn);
+            return TODO_update_ssa | TODO_cleanup_cfg;
+        }
         if (can_version(fn)) {
             if (n_basic_blocks_for_fn(fn) <= FZ_CMP_COPY_FN_BLOCKS && whole_copyable(fn))
                 version(fn, &sites);
@@ -759,9 +801,9 @@ struct fz_cmp_pass : gimple_opt_pass {
         hash_set<tree> indexes;                   /* the marked switches' */
     };
 
-    void collect(function *fn, fz_sites *out)
+    void collect(function *fn, fz_sites *out, bool copy = false)
     {
-        bool fn_skipped = st->skip(st->user, fn, NULL);
+        bool fn_skipped = !copy && st->skip(st->user, fn, NULL);
         basic_block bb;
         FOR_EACH_BB_FN(bb, fn)
         {
@@ -791,6 +833,10 @@ struct fz_cmp_pass : gimple_opt_pass {
         gimple_stmt_iterator gsi = gsi_for_stmt(g);
         gsi_remove(&gsi, true);
     }
+
+    bool outline_wanted(function *fn);
+    bool outline(function *fn);
+    void hook_copy(function *copy);
 
     /* Versioning (spec 3a) needs the whole body copyable, and the flag
      * fixed while the function runs: not so in a function that calls the
@@ -1074,6 +1120,233 @@ void fz_cmp_pass::version(function *fn, fz_sites *sites)
         st->copied.add(m.first);
         remove_stmt(orig);
     }
+}
+
+/* ---- The outlined logging copy (spec 3b) -------------------------------- */
+
+/* Marks the copies: the plugin's passes leave them alone when GCC
+ * compiles them (the edge pass by no_instrument_function). */
+static const char fz_copy_attr[] = "fz cmplog copy";
+
+static bool is_log_copy(tree decl)
+{
+    return lookup_attribute(fz_copy_attr, DECL_ATTRIBUTES(decl)) != NULL_TREE;
+}
+
+/* The function-specific options a copy gets: the current function's at
+ * -O0, without variable tracking (a copy has no debug statements), as
+ * __attribute__((optimize("O0"))) makes them.  (-O0 because the body is
+ * optimised already: -O1 would run GCC's whole GIMPLE pipeline over it
+ * again, and cost more than the in-function copies; issue 19.)  *target
+ * gets a target node when the level changes the target's options. */
+static tree copy_optimization(tree *target)
+{
+    cl_optimization cur;
+    cl_optimization_save(&cur, &global_options, &global_options_set);
+    tree prev_target = build_target_option_node(&global_options, &global_options_set);
+    const char *argv[] = {"cc1", "-O0"};
+    cl_decoded_option *dec;
+    unsigned n;
+    decode_cmdline_options_to_array_default_mask(2, argv, &dec, &n);
+    decode_options(&global_options, &global_options_set, dec, n, input_location, global_dc, NULL);
+    free(dec);
+    targetm.override_options_after_change();
+    global_options.x_flag_var_tracking = 0;
+    global_options.x_flag_var_tracking_assignments = 0;
+    global_options.x_flag_reorder_functions = 1; /* to .text.unlikely */
+    tree opt = build_optimization_node(&global_options, &global_options_set);
+    tree tgt = build_target_option_node(&global_options, &global_options_set);
+    *target = tgt != prev_target ? tgt : NULL_TREE;
+    cl_optimization_restore(&global_options, &global_options_set, &cur);
+    cl_target_option_restore(&global_options, &global_options_set, TREE_TARGET_OPTION(prev_target));
+    return opt;
+}
+
+static void add_attr(tree decl, const char *name, tree value)
+{
+    DECL_ATTRIBUTES(decl) = tree_cons(get_identifier(name), value, DECL_ATTRIBUTES(decl));
+}
+
+/* Can fn hand over to an outlined copy at entry?  Not with variable
+ * arguments, a static chain, EH regions (C++ cleanups: kept on the
+ * in-function copies), a result returned in memory, or a body GCC will
+ * not version. */
+bool fz_cmp_pass::outline_wanted(function *fn)
+{
+    tree decl = fn->decl;
+    const char *v = getenv("FZ_CMP_NO_OUTLINE");
+    if (v && *v && strcmp(v, "0") != 0)
+        return false;
+    if (stdarg_p(TREE_TYPE(decl)) || DECL_STATIC_CHAIN(decl) || fn->calls_eh_return ||
+        (fn->eh && fn->eh->region_tree) || !cgraph_node::get(decl) ||
+        !tree_versionable_function_p(decl) || DECL_FUNCTION_VERSIONED(decl))
+        return false;
+    tree res = DECL_RESULT(decl);
+    return VOID_TYPE_P(TREE_TYPE(res)) ||
+           (is_gimple_reg_type(TREE_TYPE(res)) && !DECL_BY_REFERENCE(res) &&
+            !aggregate_value_p(res, decl));
+}
+
+/* Hooks every chosen site of the copy, without guards. */
+void fz_cmp_pass::hook_copy(function *copy)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, copy)
+    for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g);)
+        if (is_gimple_debug(gsi_stmt(g)))
+            gsi_remove(&g, true);
+        else
+            gsi_next(&g);
+    fz_sites sites;
+    collect(copy, &sites, true);
+    st->dry = true;
+    st->dry_sites = 0;
+    st->chosen.empty();
+    hook_all(sites);
+    st->dry = false;
+    unsigned keep = 0;
+    for (gimple *g : sites.stmts)
+        if (st->chosen.contains(g))
+            sites.stmts[keep++] = g;
+    sites.stmts.truncate(keep);
+    st->decided = true;
+    st->unguarded = true;
+    hook_all(sites);
+    st->unguarded = false;
+    st->decided = false;
+    mark_virtual_operands_for_renaming(copy);
+    update_ssa(TODO_update_ssa);
+}
+
+/* A local copy of node's function as it is now, named NAME.fz.cmplog:
+ * what cgraph_node::create_version_clone_with_body does, without its
+ * insertion hooks (IPA analyses that are over when functions are
+ * expanded; ipa-prop's crashes on the copy then). */
+static cgraph_node *new_version(cgraph_node *node)
+{
+    tree old_decl = node->decl;
+    tree decl = copy_node(old_decl);
+    tree name = clone_function_name(old_decl, "fz.cmplog");
+    DECL_NAME(decl) = name;
+    SET_DECL_ASSEMBLER_NAME(decl, name);
+    SET_DECL_RTL(decl, NULL);
+    DECL_VIRTUAL_P(decl) = 0;
+    DECL_STATIC_CONSTRUCTOR(decl) = 0;
+    DECL_STATIC_DESTRUCTOR(decl) = 0;
+    DECL_SET_IS_OPERATOR_NEW(decl, 0);
+    DECL_SET_IS_OPERATOR_DELETE(decl, 0);
+    DECL_IS_REPLACEABLE_OPERATOR(decl) = 0;
+    /* The call edges of a function being expanded may be out of date
+     * (versioning copies them along with the calls). */
+    cgraph_edge::rebuild_edges();
+    cgraph_node *cn = node->create_version_clone(decl, vNULL, NULL, "fz.cmplog");
+    cn->rtl = NULL; /* its own register-usage record, not the original's */
+    tree_function_versioning(old_decl, decl, NULL, NULL, false, NULL, NULL);
+    cn->make_decl_local();
+    DECL_VIRTUAL_P(cn->decl) = 0;
+    cn->externally_visible = 0;
+    cn->local = 1;
+    cn->lowered = true;
+    if (!node->implicit_section)
+        cn->set_section(*node);
+    return cn;
+}
+
+/* The outlined logging copy (spec 3b): NAME.fz.cmplog, a local copy of
+ * fn as it is now (edge counters in, so it counts the same slots),
+ * hooked without guards, compiled at a cheap level; fn's entry becomes
+ *     f = __fz_cmp_on;  if (f != 0) return NAME.fz.cmplog (args...);
+ * GCC compiles the copy after the unit's other functions (a function
+ * added while functions are expanded is queued, cgraph_new_nodes). */
+bool fz_cmp_pass::outline(function *fn)
+{
+    module_vars(st);
+    free_dominance_info(CDI_DOMINATORS);
+    free_dominance_info(CDI_POST_DOMINATORS);
+    cgraph_node *node = cgraph_node::get(fn->decl);
+    cgraph_node *cn = new_version(node);
+    tree c = cn->decl;
+    add_attr(c, fz_copy_attr, NULL_TREE);
+    add_attr(c, "no_instrument_function", NULL_TREE);
+    add_attr(c, "no_sanitize_coverage", NULL_TREE);
+    /* The copy holds fn's sanitizer checks already: the -O0 pipeline's
+     * ASan/TSan passes must not add theirs again. */
+    unsigned nosan = SANITIZE_ADDRESS | SANITIZE_USER_ADDRESS | SANITIZE_KERNEL_ADDRESS |
+                     SANITIZE_THREAD | SANITIZE_HWADDRESS | SANITIZE_USER_HWADDRESS |
+                     SANITIZE_KERNEL_HWADDRESS;
+    if (tree old = lookup_attribute("no_sanitize", DECL_ATTRIBUTES(c)))
+        nosan |= (unsigned)tree_to_uhwi(TREE_VALUE(old));
+    add_attr(c, "no_sanitize", build_int_cst(unsigned_type_node, nosan));
+    DECL_DECLARED_INLINE_P(c) = 0;
+    DECL_UNINLINABLE(c) = 1;
+    tree target;
+    DECL_FUNCTION_SPECIFIC_OPTIMIZATION(c) = copy_optimization(&target);
+    if (target)
+        DECL_FUNCTION_SPECIFIC_TARGET(c) = target;
+
+    /* Never run by a plain run: out of the way in .text.unlikely. */
+    cn->frequency = NODE_FREQUENCY_UNLIKELY_EXECUTED;
+    push_cfun(DECL_STRUCT_FUNCTION(c));
+    hook_copy(cfun);
+    pop_cfun();
+    cgraph_node::add_new_function(c, true);
+
+    /* fn's entry: hand over to the copy when the flag is set. */
+    edge entry = single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fn));
+    basic_block d = split_edge(entry);
+    gimple_stmt_iterator gsi = gsi_last_bb(d);
+    tree f = make_ssa_name(unsigned_char_type_node);
+    gsi_insert_after(&gsi, gimple_build_assign(f, st->flag), GSI_NEW_STMT);
+    gsi_insert_after(&gsi,
+                     gimple_build_cond(NE_EXPR, f, build_zero_cst(unsigned_char_type_node),
+                                       NULL_TREE, NULL_TREE),
+                     GSI_NEW_STMT);
+    edge orig_e = single_succ_edge(d);
+    orig_e->flags = EDGE_FALSE_VALUE;
+    orig_e->probability = profile_probability::very_likely();
+    basic_block cb = create_empty_bb(d);
+    if (current_loops)
+        add_bb_to_loop(cb, current_loops->tree_root);
+    edge copy_e = make_edge(d, cb, EDGE_TRUE_VALUE);
+    copy_e->probability = profile_probability::very_unlikely();
+    cb->count = copy_e->count();
+    gsi = gsi_start_bb(cb);
+    auto_vec<tree> args;
+    for (tree p = DECL_ARGUMENTS(fn->decl); p; p = DECL_CHAIN(p)) {
+        tree a = p;
+        if (is_gimple_reg(p)) {
+            a = get_or_create_ssa_default_def(fn, p);
+        } else if (is_gimple_reg_type(TREE_TYPE(p))) {
+            a = make_ssa_name(TREE_TYPE(p));
+            gsi_insert_after(&gsi, gimple_build_assign(a, p), GSI_NEW_STMT);
+        }
+        args.safe_push(a);
+    }
+    gcall *call = gimple_build_call_vec(c, args);
+    gimple_set_location(call, DECL_SOURCE_LOCATION(fn->decl));
+    tree rt = TREE_TYPE(DECL_RESULT(fn->decl));
+    tree r = NULL_TREE;
+    if (!VOID_TYPE_P(rt)) {
+        r = make_ssa_name(rt);
+        gimple_call_set_lhs(call, r);
+    }
+    if (!sanitize_flags_p(SANITIZE_ADDRESS | SANITIZE_HWADDRESS | SANITIZE_KERNEL_ADDRESS |
+                          SANITIZE_KERNEL_HWADDRESS, fn->decl))
+        gimple_call_set_tail(call, true);
+    if (gsi_end_p(gsi))
+        gsi_insert_before(&gsi, call, GSI_NEW_STMT);
+    else
+        gsi_insert_after(&gsi, call, GSI_NEW_STMT);
+    /* A noreturn function's copy does not return either: the call ends
+     * the block. */
+    if (!(gimple_call_flags(call) & ECF_NORETURN)) {
+        gsi_insert_after(&gsi, gimple_build_return(r), GSI_NEW_STMT);
+        make_edge(cb, EXIT_BLOCK_PTR_FOR_FN(fn), 0);
+    } else if (r) {
+        gimple_call_set_lhs(call, NULL_TREE);
+    }
+    node->create_edge(cn, call, cb->count);
+    return true;
 }
 
 opt_pass *fz_cmp_pass_new(gcc::context *ctx, fz_cmp_state *st)

@@ -8,7 +8,7 @@
  * ATTR is a string of letters: c const, s switch, e eq, n nocase, f find,
  * z strz.  Then "hits N" (sum over slots).
  *
- *   cmplog-dump [-f [-p]] [-0] [-i FILE] -- TARGET ARGS...
+ *   cmplog-dump [-f [-p]] [-0] [-m] [-i FILE] -- TARGET ARGS...
  *     -f   run through the forkserver (version-1 handshake) and print
  *          "cmplog_bit 0|1" from its options word first
  *     -p   with -f: a persistent target (__AFL_LOOP): two passes, the
@@ -16,6 +16,10 @@
  *          second with it on, which is the one printed
  *     -0   leave logging off (enabled = 0): nothing may be logged
  *     -i   the target's stdin
+ *     -m   also give the target a coverage map (a 64 KiB SysV segment in
+ *          __AFL_SHM_ID; without -f only) and print its nonzero slots
+ *          after the log, one "map SLOT COUNT" line each: a logging run
+ *          (default) and a plain one (-0) must light the same slots
  * Exits 0 when the target exited 0, 1 otherwise (2: usage / set-up).
  */
 #include <fcntl.h>
@@ -29,6 +33,8 @@
 
 #include "fz-cmplog.h"
 #include "fz-protocol.h"
+
+#define MAP_BYTES 65536u
 
 static void die(const char *msg)
 {
@@ -193,19 +199,21 @@ static int run_plain(char **argv, fz_cmplog_t *log, int enable)
 
 int main(int argc, char **argv)
 {
-    int fsrv = 0, enable = 1, persistent = 0, c;
+    int fsrv = 0, enable = 1, persistent = 0, want_map = 0, c;
     const char *in = NULL;
-    while ((c = getopt(argc, argv, "fp0i:")) != -1) {
+    while ((c = getopt(argc, argv, "fp0mi:")) != -1) {
         if (c == 'f')
             fsrv = 1;
         else if (c == 'p')
             persistent = 1;
         else if (c == '0')
             enable = 0;
+        else if (c == 'm')
+            want_map = 1;
         else if (c == 'i')
             in = optarg;
         else
-            die("usage: cmplog-dump [-f [-p]] [-0] [-i FILE] -- TARGET ARGS...");
+            die("usage: cmplog-dump [-f [-p]] [-0] [-m] [-i FILE] -- TARGET ARGS...");
     }
     if (optind >= argc)
         die("no target");
@@ -227,11 +235,28 @@ int main(int argc, char **argv)
     snprintf(idbuf, sizeof(idbuf), "%d", id);
     setenv(FZ_ENV_CMPLOG_SHM_ID, idbuf, 1);
     unsetenv(FZ_ENV_SHM_ID);
+    uint8_t *map = NULL;
+    if (want_map) {
+        if (fsrv)
+            die("-m works without -f only");
+        int mid = shmget(IPC_PRIVATE, MAP_BYTES, IPC_CREAT | 0600);
+        if (mid < 0)
+            die("shmget failed (map)");
+        map = shmat(mid, NULL, 0);
+        shmctl(mid, IPC_RMID, NULL);
+        if (map == (void *)-1)
+            die("shmat failed (map)");
+        snprintf(idbuf, sizeof(idbuf), "%d", mid);
+        setenv(FZ_ENV_SHM_ID, idbuf, 1);
+    }
     fflush(stdout);
     if (persistent)
         setenv(FZ_ENV_PERSISTENT, "1", 1);
     int status = fsrv ? run_fsrv(argv + optind, log, enable, persistent)
                       : run_plain(argv + optind, log, enable);
     dump(log);
+    for (unsigned i = 0; map && i < MAP_BYTES; i++)
+        if (map[i])
+            printf("map %u %u\n", i, map[i]);
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
