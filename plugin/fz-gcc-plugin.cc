@@ -71,6 +71,12 @@
  *     counter accesses use an alias set of their own so they do not force
  *     the user's values to be reloaded from memory.
  *
+ *  3a. FZ_LOOP_TRIPS=1 (off by default): per loop, a counter of the back
+ *     edges taken since the loop was entered (a PHI in its header), and on
+ *     each exit edge the increment of one of 16 slots of that exit chosen
+ *     by the count (exact below 8, then one per power of two); see
+ *     insert_loop_trips and docs/coverage.md "Loop trip counts".
+ *
  *  4. Per module, when N > 0 (emitted at the end of the translation unit,
  *     when N is known), all with internal linkage:
  *         static uint8_t __fz_local_counters[N];
@@ -145,6 +151,9 @@
 #include "output.h"
 #include "ggc.h"
 #include "gtype-desc.h"
+#include "cfgloop.h"
+#include "builtins.h"
+#include "tree-cfg.h"
 
 #include "fz-gcc-cmp.h"
 
@@ -159,12 +168,13 @@ namespace
 struct fz_state {
     fz_denylist_t deny;
     bool quiet;
-    bool prune;     /* the pruning rule is on (FZ_NO_PRUNE unset) */
-    bool tu_denied; /* the main source file is on the deny-list */
-    bool frozen;    /* N is fixed; functions added from now on are ours */
-    unsigned slots; /* N: slots handed out so far */
-    tree area;      /* __fz_area, created at the first instrumented block */
-    tree ctr_type;  /* uint8_t with an alias set of its own (see counter_type) */
+    bool prune;        /* the pruning rule is on (FZ_NO_PRUNE unset) */
+    bool trips;        /* loop trip-count slots on loop exits (FZ_LOOP_TRIPS=1) */
+    bool tu_denied;    /* the main source file is on the deny-list */
+    bool frozen;       /* N is fixed; functions added from now on are ours */
+    unsigned slots;    /* N: slots handed out so far */
+    tree area;         /* __fz_area, created at the first instrumented block */
+    tree ctr_type;     /* uint8_t with an alias set of its own (see counter_type) */
     fz_cmp_state *cmp; /* the comparison hooks (plugin/fz-gcc-cmp.cc) */
 };
 
@@ -492,7 +502,7 @@ tree counter_type(fz_state *st)
  * with a carry get add + add-with-carry.
  * Virtual operands are left for update_ssa. */
 #if defined(__x86_64__) || defined(__i386__)
-void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
+void add_increment(gimple_seq *seq, tree ctr_t, tree p, unsigned k)
 {
     tree ref = build2(MEM_REF, ctr_t, p, build_int_cst(build_pointer_type(ctr_t), k));
     vec<tree, va_gc> *outputs = NULL, *inputs = NULL, *clobbers = NULL;
@@ -501,11 +511,10 @@ void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
                                           unshare_expr(ref)));
     vec_safe_push(clobbers, build_tree_list(NULL_TREE, build_string(3, "cc")));
     gasm *g = gimple_build_asm_vec("cmpb $-1, %1\n\tsbbb $-2, %0", inputs, outputs, clobbers, NULL);
-    gimple_stmt_iterator gsi = gsi_after_labels(bb);
-    gsi_insert_before(&gsi, g, GSI_SAME_STMT);
+    gimple_seq_add_stmt(seq, g);
 }
 #else
-void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
+void add_increment(gimple_seq *seqp, tree ctr_t, tree p, unsigned k)
 {
     tree u8 = ctr_t;
     gimple_seq seq = NULL;
@@ -527,11 +536,113 @@ void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
     tree c2 = make_ssa_name(u8);
     gimple_seq_add_stmt(&seq, gimple_build_assign(c2, PLUS_EXPR, c1, carry));
     gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(ref), c2));
+    gimple_seq_add_seq(seqp, seq);
+}
+#endif
 
+void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
+{
+    gimple_seq seq = NULL;
+    add_increment(&seq, ctr_t, p, k);
     gimple_stmt_iterator gsi = gsi_after_labels(bb);
     gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
 }
-#endif
+
+/* Loop trip counts (FZ_LOOP_TRIPS=1; off by default).  clang unrolls and
+ * vectorizes loops before its pass runs, so a clang map tells apart how
+ * many times a loop went round (modulo the unroll factor and vector
+ * width); GCC unrolls after our pass, and a back edge's counter only holds
+ * the sum over every time the loop ran in the run.  So per loop: a
+ * counter i of the back edges taken since the loop was entered (a PHI in
+ * the header: 0 from outside the loop, i + 1 round a back edge), and on
+ * each exit edge one of the exit's TRIP_SLOTS slots is bumped, chosen by i:
+ * i itself below 8, then one slot per power of two (8-15, 16-31, ...,
+ * 1024 and more):
+ *     b = i < 8 ? i : min(36 - clz(i | 8), 15)
+ * Exits to the function's end (a return inside the loop), EH, abnormal
+ * and asm-goto edges, and loops entered by an abnormal or EH edge are left
+ * alone.  Returns true when it queued code on an edge (the caller
+ * commits). */
+const unsigned TRIP_SLOTS = 16, TRIP_EXACT = 8;
+
+bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
+{
+    if (!loops_for_fn(fn) || number_of_loops(fn) <= 1)
+        return false;
+    if (loops_state_satisfies_p(fn, LOOPS_NEED_FIXUP))
+        fix_loop_structure(NULL);
+    bool queued = false;
+    tree ut = unsigned_type_node;
+    for (auto loop : loops_list(fn, 0)) {
+        basic_block h = loop->header;
+        if (!h || h == ENTRY_BLOCK_PTR_FOR_FN(fn) || block_denied(st, h))
+            continue;
+        bool ok = true;
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE(e, ei, h->preds)
+        if (e->flags & (EDGE_ABNORMAL | EDGE_EH))
+            ok = false;
+        if (!ok)
+            continue;
+        auto_vec<edge> used;
+        for (edge x : get_loop_exit_edges(loop)) {
+            if (x->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE) ||
+                x->dest == EXIT_BLOCK_PTR_FOR_FN(fn))
+                continue;
+            gimple *last = last_stmt(x->src);
+            if (last && gimple_code(last) == GIMPLE_ASM &&
+                gimple_asm_nlabels(as_a<gasm *>(last)) > 0)
+                continue;
+            used.safe_push(x);
+        }
+        if (used.is_empty())
+            continue;
+
+        tree i = make_ssa_name(ut);
+        tree next = make_ssa_name(ut);
+        gphi *phi = create_phi_node(i, h);
+        FOR_EACH_EDGE(e, ei, h->preds)
+        add_phi_arg(phi, flow_bb_inside_loop_p(loop, e->src) ? next : build_zero_cst(ut), e,
+                    UNKNOWN_LOCATION);
+        gimple_stmt_iterator gsi = gsi_after_labels(h);
+        gsi_insert_before(&gsi, gimple_build_assign(next, PLUS_EXPR, i, build_one_cst(ut)),
+                          GSI_SAME_STMT);
+
+        for (edge x : used) {
+            gimple_seq seq = NULL;
+            tree or8 = make_ssa_name(ut);
+            gimple_seq_add_stmt(
+                &seq, gimple_build_assign(or8, BIT_IOR_EXPR, i, build_int_cst(ut, TRIP_EXACT)));
+            tree clz = make_ssa_name(integer_type_node);
+            gcall *c = gimple_build_call(builtin_decl_explicit(BUILT_IN_CLZ), 1, or8);
+            gimple_call_set_lhs(c, clz);
+            gimple_seq_add_stmt(&seq, c);
+            tree clzu = make_ssa_name(ut);
+            gimple_seq_add_stmt(&seq, gimple_build_assign(clzu, NOP_EXPR, clz));
+            tree lg = make_ssa_name(ut);
+            gimple_seq_add_stmt(&seq,
+                                gimple_build_assign(lg, MINUS_EXPR, build_int_cst(ut, 36), clzu));
+            tree lgm = make_ssa_name(ut);
+            gimple_seq_add_stmt(
+                &seq, gimple_build_assign(lgm, MIN_EXPR, lg, build_int_cst(ut, TRIP_SLOTS - 1)));
+            tree small = make_ssa_name(boolean_type_node);
+            gimple_seq_add_stmt(
+                &seq, gimple_build_assign(small, LT_EXPR, i, build_int_cst(ut, TRIP_EXACT)));
+            tree b = make_ssa_name(ut);
+            gimple_seq_add_stmt(&seq, gimple_build_assign(b, COND_EXPR, small, i, lgm));
+            tree off = make_ssa_name(sizetype);
+            gimple_seq_add_stmt(&seq, gimple_build_assign(off, NOP_EXPR, b));
+            tree q = make_ssa_name(TREE_TYPE(p));
+            gimple_seq_add_stmt(&seq, gimple_build_assign(q, POINTER_PLUS_EXPR, p, off));
+            add_increment(&seq, ctr_t, q, st->slots);
+            st->slots += TRIP_SLOTS;
+            gsi_insert_seq_on_edge(x, seq);
+            queued = true;
+        }
+    }
+    return queued;
+}
 
 const pass_data fz_pass_data = {
     GIMPLE_PASS,         /* type */
@@ -587,6 +698,8 @@ struct fz_pass : gimple_opt_pass {
         tree ctr_t = counter_type(st);
         for (basic_block b : chosen)
             insert_increment(ctr_t, p, b, st->slots++);
+        if (st->trips && insert_loop_trips(st, fn, ctr_t, p))
+            gsi_commit_edge_inserts();
         gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fn)),
                                      gimple_build_assign(p, area));
         mark_virtual_operands_for_renaming(fn);
@@ -682,7 +795,7 @@ struct plugin_info fz_plugin_info = {
     "fz",
     "fz edge-coverage instrumentation (see docs/coverage.md); FZ_QUIET=1 silences the report, "
     "FZ_DENYLIST=file skips functions and files, FZ_NO_PRUNE=1 counts every block the first rule "
-    "picks, FZ_NO_CMP=1 leaves comparisons unhooked",
+    "picks, FZ_LOOP_TRIPS=1 adds loop trip-count slots, FZ_NO_CMP=1 leaves comparisons unhooked",
 };
 
 /* The GCC this plugin was compiled for.  The two macros exist only so that
@@ -767,6 +880,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
     fz_state *st = new fz_state();
     st->quiet = env_flag("FZ_QUIET");
     st->prune = !env_flag("FZ_NO_PRUNE");
+    st->trips = env_flag("FZ_LOOP_TRIPS");
     char err[1024];
     if (fz_denylist_from_env(&st->deny, err, sizeof(err)) != 0) {
         fprintf(stderr, "fz-cc: error: %s\n", err);

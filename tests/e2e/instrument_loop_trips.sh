@@ -1,0 +1,84 @@
+#!/bin/bash
+# instrument_loop_trips.sh - FZ_LOOP_TRIPS=1 (GCC plugin; docs/coverage.md
+# "Loop trip counts"): a program built with it behaves like the plain build,
+# gets 16 more slots per loop exit, and its map tells apart inputs that run
+# a loop the same number of times in all but in differently long goes
+# (words "aa aa aa aa" against "a a a aaaaa": 8 letters in 4 words each),
+# which the default map, hit-count buckets included, does not.
+. "$(dirname "$0")/../lib.sh"
+
+[ -x "$FZ_BIN/fz-showmap" ] || fz_skip "bin/fz-showmap is not built"
+
+cat >"$T/words.c" <<'SRC'
+#include <stdio.h>
+#include <string.h>
+/* letters per word (an inner loop per word), a nested loop, a loop left by
+ * a break and one left by a return */
+static int find(const char *s, char c)
+{
+    for (int i = 0; s[i]; i++)
+        if (s[i] == c)
+            return i;
+    return -1;
+}
+int main(void)
+{
+    char buf[512];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, stdin);
+    buf[n] = 0;
+    unsigned long sum = 0;
+    int words = 0;
+    char *p = buf;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        int len = 0;
+        while (p[len] && p[len] != ' ')
+            len++;
+        if (!len)
+            break;
+        for (int i = 0; i < len; i++)
+            sum = sum * 31 + (unsigned char)p[i];
+        words++;
+        p += len;
+        if (words > 40)
+            break;
+    }
+    for (int i = 0; i < words; i++)
+        for (int j = 0; j <= i; j++)
+            sum += (unsigned long)i * j;
+    printf("%d words, sum %lu, x at %d\n", words, sum, find(buf, 'x'));
+    return 0;
+}
+SRC
+
+slots() { sed -n 's/^fz-cc: \([0-9][0-9]*\) edges instrumented in .*/\1/p' "$1"; }
+
+for opt in -O0 -O2; do
+    plaincc $opt "$T/words.c" -o "$T/plain" || fail "plain build failed"
+    FZ_QUIET= fzcc $opt "$T/words.c" -o "$T/base" 2>"$T/base.rep" || fail "fz-cc build failed"
+    FZ_QUIET= FZ_LOOP_TRIPS=0 fzcc $opt "$T/words.c" -o "$T/zero" 2>"$T/zero.rep" ||
+        fail "FZ_LOOP_TRIPS=0 build failed"
+    FZ_QUIET= FZ_LOOP_TRIPS=1 fzcc $opt "$T/words.c" -o "$T/trips" 2>"$T/trips.rep" ||
+        fail "FZ_LOOP_TRIPS=1 build failed"
+    b=$(slots "$T/base.rep") z=$(slots "$T/zero.rep") t=$(slots "$T/trips.rep")
+    [ -n "$b" ] && [ "$b" = "$z" ] || fail "$opt: FZ_LOOP_TRIPS=0 changed the slots ($b -> $z)"
+    [ -n "$t" ] && [ "$t" -gt "$b" ] && [ $(((t - b) % 16)) = 0 ] ||
+        fail "$opt: FZ_LOOP_TRIPS=1 did not add 16 slots per exit ($b -> $t)"
+
+    for in in '' 'aa aa aa aa' 'a a a aaaaa' 'x' 'abc   defx ghij' "$(printf 'w%.0s ' {1..60})"; do
+        printf '%s' "$in" | "$T/plain" >"$T/want" 2>&1
+        printf '%s' "$in" | "$T/trips" >"$T/got" 2>&1
+        cmp -s "$T/want" "$T/got" || fail "$opt: the FZ_LOOP_TRIPS=1 build printed something else on '$in'"
+    done
+
+    # map BIN INPUT: the map with hit-count buckets
+    map() { printf '%s' "$2" | "$FZ_BIN/fz-showmap" -q -o - -- "$1" 2>/dev/null; }
+    [ "$(map "$T/base" 'aa aa aa aa')" = "$(map "$T/base" 'a a a aaaaa')" ] ||
+        fail "$opt: the default map already tells the two inputs apart; the test shows nothing"
+    [ "$(map "$T/trips" 'aa aa aa aa')" != "$(map "$T/trips" 'a a a aaaaa')" ] ||
+        fail "$opt: FZ_LOOP_TRIPS=1 does not tell 4 words of 2 letters from 3 of 1 and one of 5"
+    [ "$(map "$T/trips" 'aa aa aa aa')" = "$(map "$T/trips" 'bb cc dd ee')" ] ||
+        fail "$opt: FZ_LOOP_TRIPS=1 maps differ for inputs that take the same paths"
+    ok "$opt: $b -> $t slots; the same output; trip counts told apart"
+done
