@@ -82,7 +82,7 @@ static fz_mut_env_t full_env(void)
     fz_dict_add(&test_dict, (const uint8_t *)"0123456789abcdef0123456789abcdef", 32);
     for (size_t i = 0; i < sizeof(partner_data); i++)
         partner_data[i] = (uint8_t)(0xc0 + i);
-    return (fz_mut_env_t){&test_dict, partner_data, sizeof(partner_data)};
+    return (fz_mut_env_t){.dict = &test_dict, .splice = partner_data, .splice_len = sizeof(partner_data)};
 }
 
 /* Apply op to a LEN-byte input with capacity MAX, in an exact-size heap
@@ -115,7 +115,7 @@ START_TEST(bounds_every_mutator)
     static const size_t lens[] = {0, 1, 2, 3, 4, 5, 7, 8, 16, 33, 100};
     fz_rng_t rng;
     fz_rng_seed(&rng, SEED);
-    fz_mut_env_t envs[3] = {full_env(), {0}, {NULL, partner_data, 1}};
+    fz_mut_env_t envs[3] = {full_env(), {0}, {.splice = partner_data, .splice_len = 1}};
     for (int op = -1; op < FZ_MUT_COUNT; op++)
         for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++)
             for (size_t extra = 0; extra < 40; extra += 13)
@@ -448,7 +448,7 @@ START_TEST(splice_stays_in_bounds)
                     uint8_t *p = xmalloc(plen), *b = xmalloc(max);
                     memset(p, 0xee, plen);
                     memset(b, 0x11, len);
-                    fz_mut_env_t env = {NULL, p, plen};
+                    fz_mut_env_t env = {.splice = p, .splice_len = plen};
                     size_t out = fz_mut_apply(FZ_MUT_SPLICE, &rng, b, len, max, &env);
                     ck_assert(out == FZ_MUT_NA || out <= max);
                     if (out != FZ_MUT_NA)
@@ -595,7 +595,7 @@ START_TEST(splice_every_mode)
     fz_rng_t rng;
     fz_rng_seed(&rng, SEED);
     static const uint8_t partner[6] = {'0', '1', '2', '3', '4', '5'};
-    fz_mut_env_t env = {NULL, partner, sizeof(partner)};
+    fz_mut_env_t env = {.splice = partner, .splice_len = sizeof(partner)};
     int cut_seen[6] = {0}, ins_seen[9][7] = {{0}}, over_seen[8][7] = {{0}}, src_seen[6] = {0};
     for (int i = 0; i < 40000; i++) {
         uint8_t b[32];
@@ -760,7 +760,7 @@ START_TEST(dict_tokens_inserted_and_overwritten)
     fz_dict_t d;
     fz_dict_init(&d);
     ck_assert_int_eq(fz_dict_add(&d, (const uint8_t *)"MAGIC", 5), 1);
-    fz_mut_env_t env = {&d, NULL, 0};
+    fz_mut_env_t env = {.dict = &d};
     int start = 0, end = 0, over = 0;
     for (int i = 0; i < 2000; i++) {
         uint8_t b[16] = "abcdef";
@@ -777,7 +777,7 @@ START_TEST(dict_tokens_inserted_and_overwritten)
     ck_assert(fz_mut_apply(FZ_MUT_DICT_INSERT, &rng, s, 3, 4, &env) == FZ_MUT_NA); /* no room */
     ck_assert(fz_mut_apply(FZ_MUT_DICT_OVERWRITE, &rng, s, 3, 4, &env) ==
               FZ_MUT_NA); /* too short */
-    fz_mut_env_t empty = {NULL, NULL, 0};
+    fz_mut_env_t empty = {0};
     ck_assert(fz_mut_apply(FZ_MUT_DICT_INSERT, &rng, s, 3, 4, &empty) == FZ_MUT_NA);
     fz_dict_free(&d);
 }
