@@ -929,10 +929,11 @@ static void pair_copies(basic_block *bbs, basic_block *copies, unsigned n,
     drop_debug_stmts(copies, n);
 }
 
-/* The dispatch block, on edge entry into head:
- *     f = __fz_cmp_on;  if (f != 0) goto copy; else goto head;
- * the copy's PHIs take from it what head's take from entry. */
-static void dispatch(fz_cmp_state *st, edge entry, basic_block head, basic_block copy)
+/* A block split into edge entry that tests the flag,
+ *     f = __fz_cmp_on;  if (f != 0) ... else goto (entry's old dest);
+ * its one edge so far, the false one, in *orig (very likely taken); the
+ * caller adds the true edge. */
+static basic_block flag_test(fz_cmp_state *st, edge entry, edge *orig)
 {
     basic_block d = split_edge(entry);
     gimple_stmt_iterator gsi = gsi_last_bb(d);
@@ -942,9 +943,19 @@ static void dispatch(fz_cmp_state *st, edge entry, basic_block head, basic_block
                      gimple_build_cond(NE_EXPR, f, build_zero_cst(unsigned_char_type_node),
                                        NULL_TREE, NULL_TREE),
                      GSI_NEW_STMT);
-    edge orig_e = single_succ_edge(d);
-    orig_e->flags = EDGE_FALSE_VALUE;
-    orig_e->probability = profile_probability::very_likely();
+    *orig = single_succ_edge(d);
+    (*orig)->flags = EDGE_FALSE_VALUE;
+    (*orig)->probability = profile_probability::very_likely();
+    return d;
+}
+
+/* The dispatch block, on edge entry into head:
+ *     f = __fz_cmp_on;  if (f != 0) goto copy; else goto head;
+ * the copy's PHIs take from it what head's take from entry. */
+static void dispatch(fz_cmp_state *st, edge entry, basic_block head, basic_block copy)
+{
+    edge orig_e;
+    basic_block d = flag_test(st, entry, &orig_e);
     edge copy_e = make_edge(d, copy, EDGE_TRUE_VALUE);
     copy_e->probability = profile_probability::very_unlikely();
     for (gphi_iterator p = gsi_start_phis(head), q = gsi_start_phis(copy); !gsi_end_p(p);
@@ -1292,25 +1303,15 @@ bool fz_cmp_pass::outline(function *fn)
     cgraph_node::add_new_function(c, true);
 
     /* fn's entry: hand over to the copy when the flag is set. */
-    edge entry = single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fn));
-    basic_block d = split_edge(entry);
-    gimple_stmt_iterator gsi = gsi_last_bb(d);
-    tree f = make_ssa_name(unsigned_char_type_node);
-    gsi_insert_after(&gsi, gimple_build_assign(f, st->flag), GSI_NEW_STMT);
-    gsi_insert_after(&gsi,
-                     gimple_build_cond(NE_EXPR, f, build_zero_cst(unsigned_char_type_node),
-                                       NULL_TREE, NULL_TREE),
-                     GSI_NEW_STMT);
-    edge orig_e = single_succ_edge(d);
-    orig_e->flags = EDGE_FALSE_VALUE;
-    orig_e->probability = profile_probability::very_likely();
+    edge orig_e;
+    basic_block d = flag_test(st, single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fn)), &orig_e);
     basic_block cb = create_empty_bb(d);
     if (current_loops)
         add_bb_to_loop(cb, current_loops->tree_root);
     edge copy_e = make_edge(d, cb, EDGE_TRUE_VALUE);
     copy_e->probability = profile_probability::very_unlikely();
     cb->count = copy_e->count();
-    gsi = gsi_start_bb(cb);
+    gimple_stmt_iterator gsi = gsi_start_bb(cb);
     auto_vec<tree> args;
     for (tree p = DECL_ARGUMENTS(fn->decl); p; p = DECL_CHAIN(p)) {
         tree a = p;
