@@ -3,7 +3,7 @@
 # on the instrumented builds, and the table printed and written to
 # tests/out/farm/table.md.  Not part of `make check`: it downloads sources
 # and takes a while.  FARM_PROJECTS, FARM_COMPILERS, FARM_SWEEP=1,
-# FARM_PLAIN, FARM_CACHE, FARM_OUT and FARM_JOBS pass through; see
+# FARM_PLAIN, FARM_CACHE, FARM_OUT, FARM_JOBS and FARM_TIME_JOBS pass through; see
 # tests/farm/README.md.
 .PHONY: farm
 farm: all

@@ -30,7 +30,12 @@
 #   FARM_SWEEP      1: also run the flag sweep
 #   FARM_CACHE      downloaded source packages (default tests/out/farm-cache)
 #   FARM_OUT        work trees, logs and tables (default tests/out/farm)
-#   FARM_JOBS       parallel jobs for builds and tests (default 2)
+#   FARM_JOBS       parallel jobs for tests and sweep builds (default 2)
+#   FARM_TIME_JOBS  parallel jobs for the timed builds, plain and fz at the
+#                   project's default flags (default 1: two compiles on the
+#                   two CPUs of a small machine slow each other down, and
+#                   the CPU seconds of a -j2 build swing by a third from
+#                   one run to the next; at -j1 they repeat to 0.1 s)
 #   FARM_NO_FALLBACK 1 (default): FZ_CC_NO_FALLBACK=1, a compiler crash with
 #                   fz loaded fails the build; 0 lets fz-cc fall back (counted)
 #   FARM_KEEP       1: keep the instrumented source trees of passing builds
@@ -46,6 +51,7 @@ FARM_COMPILERS=${FARM_COMPILERS:-gcc clang}
 FARM_PLAIN=${FARM_PLAIN:-1}
 FARM_SWEEP=${FARM_SWEEP:-0}
 FARM_JOBS=${FARM_JOBS:-2}
+FARM_TIME_JOBS=${FARM_TIME_JOBS:-1}
 SWEEP_FLAGS=("-O0" "-O1" "-O2" "-O3" "-Os" "-O0 -g" "-O1 -g" "-O2 -g" "-O3 -g" "-Os -g")
 
 die() { echo "farm: $*" >&2; exit 2; }
@@ -178,7 +184,9 @@ farm_run() {
         rm -f "$FZ_CC_FALLBACK_LOG"
         farm_configure >"$dir/configure.log" 2>&1 || exit 11
         TIMEFORMAT='%U %S'
-        { time farm_build >"$dir/build.log" 2>&1; } 2>"$dir/time" || exit 12
+        jobs=$FARM_JOBS
+        [ -n "$flags" ] || jobs=$FARM_TIME_JOBS
+        { time FARM_JOBS=$jobs farm_build >"$dir/build.log" 2>&1; } 2>"$dir/time" || exit 12
         [ "$mode" = fz ] && [ -z "$flags" ] || exit 0
         farm_test >"$dir/test.log" 2>&1 || exit 13
     )
