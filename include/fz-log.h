@@ -18,9 +18,26 @@
 /* The program name printed before every message; set by main(). */
 extern const char *fz_log_prog;
 
+/* One line, written with one write(2) when it fits in the buffer: stderr
+ * is unbuffered, and the instances of `fz-fuzz -j N` share it, so a line
+ * printed piece by piece gets mixed with the others' lines. */
 static inline void fz_vlog(const char *level, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "%s: %s%s", fz_log_prog ? fz_log_prog : "fz", level, level[0] ? ": " : "");
+    const char *prog = fz_log_prog ? fz_log_prog : "fz", *sep = level[0] ? ": " : "";
+    char line[4096];
+    int n = snprintf(line, sizeof line, "%s: %s%s", prog, level, sep), m = -1;
+    if (n >= 0 && (size_t)n < sizeof line) {
+        va_list aq;
+        va_copy(aq, ap);
+        m = vsnprintf(line + n, sizeof line - (size_t)n, fmt, aq);
+        va_end(aq);
+    }
+    if (m >= 0 && (size_t)n + (size_t)m + 1 < sizeof line) {
+        line[n + m] = '\n';
+        fwrite(line, 1, (size_t)n + (size_t)m + 1, stderr);
+        return;
+    }
+    fprintf(stderr, "%s: %s%s", prog, level, sep);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
 }
