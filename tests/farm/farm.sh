@@ -185,9 +185,9 @@ farm_run() {
         rm -f "$FZ_CC_FALLBACK_LOG"
         farm_configure >"$dir/configure.log" 2>&1 || exit 11
         TIMEFORMAT='%U %S'
-        jobs=$FARM_JOBS
-        [ -n "$flags" ] || jobs=$FARM_TIME_JOBS
-        { time FARM_JOBS=$jobs farm_build >"$dir/build.log" 2>&1; } 2>"$dir/time" || exit 12
+        build_jobs=$FARM_JOBS
+        [ -n "$flags" ] || build_jobs=$FARM_TIME_JOBS
+        { time FARM_JOBS=$build_jobs farm_build >"$dir/build.log" 2>&1; } 2>"$dir/time" || exit 12
         [ "$mode" = fz ] && [ -z "$flags" ] || exit 0
         farm_test >"$dir/test.log" 2>&1 || exit 13
     )
