@@ -35,8 +35,8 @@
 #                   project's default flags (default 1: two compiles on the
 #                   two CPUs of a small machine slow each other down, and
 #                   the CPU seconds of a -j2 build swing by a third from
-#                   one run to the next; at -j1 by less, about +-0.2 in
-#                   the ratio on this two-CPU virtual machine)
+#                   one run to the next; at -j1 by less, though a small
+#                   project's ratio still moves by +-0.3 on a two-CPU VM)
 #   FARM_NO_FALLBACK 1 (default): FZ_CC_NO_FALLBACK=1, a compiler crash with
 #                   fz loaded fails the build; 0 lets fz-cc fall back (counted)
 #   FARM_KEEP       1: keep the instrumented source trees of passing builds
