@@ -97,6 +97,7 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
@@ -352,30 +353,34 @@ static Instruction *fz_load_area(Function &F, GlobalVariable *area)
  * instructions but chains two store-to-load forwardings per increment: a
  * loop that bumps the same counter every iteration then waits on them
  * (1.68x plain time on a byte loop, against 1.02x for this form and for
- * the IR).  The asm writes only p[k] (an indirect memory output) and the
- * flags; it is not volatile, and since it writes memory nothing removes
- * it.  Sanitizers do not look into asm operands, and !nosanitize keeps
- * MSan's conservative handling of asm away too. */
-static const char fz_count_asm_text[] = "cmpb $$-1, $1\n\tsbbb $$-2, $0";
+ * the IR).  The asm reads and writes only p[k] (one indirect memory
+ * operand, named twice in the text) and the flags; it is not volatile,
+ * and since it writes memory nothing removes it.  It names no clobber but
+ * the flags (cmp and sbb touch nothing else): the code generator looks
+ * each clobber up by name among all the target's registers at every
+ * call, and the direction flag and x87 status word that C's asm adds by
+ * default cost 4.5% of pcre2_match.c's compile time.  In IR form the
+ * counters took twice the compile time of the asm form (13.6 against 6.8
+ * billion instructions there, callgrind).  Sanitizers do not look into
+ * asm operands, and !nosanitize keeps MSan's conservative handling of asm
+ * away too. */
+static const char fz_count_asm_text[] = "cmpb $$-1, $0\n\tsbbb $$-2, $0";
 
 static void fz_count_asm(IRBuilder<> &B, Value *p)
 {
-    Type *i8 = B.getInt8Ty();
-    FunctionType *ty = FunctionType::get(B.getVoidTy(), {p->getType(), p->getType()}, false);
-    InlineAsm *incr = InlineAsm::get(ty, fz_count_asm_text,
-                                     "=*m,*m,~{cc},~{dirflag},~{fpsr},~{flags}",
+    FunctionType *ty = FunctionType::get(B.getVoidTy(), {p->getType()}, false);
+    InlineAsm *incr = InlineAsm::get(ty, fz_count_asm_text, "=*m,~{flags}",
                                      /*hasSideEffects=*/false);
-    CallInst *call = B.CreateCall(ty, incr, {p, p});
+    CallInst *call = B.CreateCall(ty, incr, {p});
     /* What a plain store to p[k] would tell the optimisers that run after
      * us (the code generator; with -flto the link-time pipeline): the asm
-     * touches no memory but what its operands point to, and returns. */
+     * touches no memory but what its operand points to, and returns. */
     call->setDoesNotThrow();
     call->setOnlyAccessesArgMemory();
     call->addFnAttr(Attribute::WillReturn);
 #if LLVM_VERSION_MAJOR >= 14
-    /* The type of each indirect operand, which LLVM 14 requires. */
-    for (unsigned i = 0; i < 2; i++)
-        call->addParamAttr(i, Attribute::get(B.getContext(), Attribute::ElementType, i8));
+    /* The type of the indirect operand, which LLVM 14 requires. */
+    call->addParamAttr(0, Attribute::get(B.getContext(), Attribute::ElementType, B.getInt8Ty()));
 #endif
     fz_nosanitize(call);
 }
@@ -406,7 +411,7 @@ void fz_counters_to_ir(Function &F)
         for (Instruction &I : BB)
             if (CallInst *call = dyn_cast<CallInst>(&I))
                 if (InlineAsm *ia = dyn_cast<InlineAsm>(call->getCalledOperand()))
-                    if (ia->getAsmString() == fz_count_asm_text && call->arg_size() == 2)
+                    if (ia->getAsmString() == fz_count_asm_text && call->arg_size() == 1)
                         asms.push_back(call);
     for (CallInst *call : asms) {
         IRBuilder<> B(call);
@@ -516,10 +521,11 @@ static bool fz_implied_by_predecessors(const BasicBlock &BB, const PostDominator
  * testing several exits in turn) then keep only the counters at their
  * ends.  Rule (b) then goes in function order.  Blocks unreachable from
  * the entry are not in the dominator tree and keep their counters (they
- * never run). */
-static void fz_prune(Function &F, fz_block_set &counted)
+ * never run).  The fixed blocks, told by edge slots, are in counted and
+ * pinned from the start. */
+static void fz_prune(Function &F, fz_block_set &counted, const fz_block_set &fixed)
 {
-    fz_block_set pinned, dropped_a;
+    fz_block_set pinned = fixed, dropped_a;
     for (const BasicBlock &BB : F)
         if (fz_is_redundant(BB))
             pinned.insert(pred_begin(&BB), pred_end(&BB));
@@ -547,38 +553,107 @@ static void fz_prune(Function &F, fz_block_set &counted)
     }
 }
 
-/* Splits the function's critical edges (those LLVM can split: not into an
- * exception pad, not out of indirectbr/callbr) and counts the blocks that
- * need it.  Returns the number of slots used; slots start at next.  Sets
- * *changed when it changed the function, slots or not (a split edge alone
- * invalidates the CFG analyses). */
+/* A block whose two-way conditional branch has a critical edge (one into
+ * a block entered from elsewhere too) counts its way out itself: a select
+ * on the branch condition picks one of two slots, one per edge, so the
+ * edge needs no block of its own.  Splitting gave every such edge a block
+ * the back end then had to lay out, allocate registers around and jump
+ * through: on pcre2_match.c at -O2 -g the split blocks cost more compile
+ * time than the counters (docs/coverage.md). */
+static bool fz_counts_own_exit(const BasicBlock &BB)
+{
+    const BranchInst *br = dyn_cast<BranchInst>(BB.getTerminator());
+    return br && br->isConditional() && br->getSuccessor(0) != br->getSuccessor(1) &&
+           (isCriticalEdge(br, 0u) || isCriticalEdge(br, 1u));
+}
+
+/* A block entered only along edges that blocks counting their own exits
+ * count: it ran exactly as often as the sum of those edges' slots, so it
+ * needs no slot of its own. */
+static bool fz_entries_counted(const BasicBlock &BB, const fz_block_set &exits)
+{
+    if (BB.isEntryBlock() || pred_empty(&BB))
+        return false;
+    for (const BasicBlock *pred : predecessors(&BB))
+        if (!exits.count(pred))
+            return false;
+    return true;
+}
+
+/* Counts both edges of the two-way branch that ends BB: slot first when
+ * the condition holds (the branch's first successor), first + 1 when not. */
+static void fz_count_exit(BasicBlock &BB, Instruction *base, uint64_t first, bool x86)
+{
+    BranchInst *br = cast<BranchInst>(BB.getTerminator());
+    IRBuilder<> B(br);
+    Value *slot = B.CreateSelect(br->getCondition(), B.getInt64(first), B.getInt64(first + 1));
+    if (Instruction *sel = dyn_cast<Instruction>(slot))
+        fz_nosanitize(sel);
+    Value *p = B.CreateInBoundsGEP(B.getInt8Ty(), base, slot);
+    if (x86)
+        fz_count_asm(B, p);
+    else
+        fz_count_ir(B, p);
+}
+
+/* Counts the function's edges: a two-way branch with a critical edge by
+ * its two edge slots (fz_counts_own_exit), the other critical edges (out
+ * of switches, those LLVM can split: not into an exception pad, not out of
+ * indirectbr/callbr) by splitting them, and then the blocks that need a
+ * slot of their own.  Returns the number of slots used; slots start at
+ * next.  Sets *changed when it changed the function, slots or not (a split
+ * edge alone invalidates the CFG analyses). */
 static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64_t next,
                                        const fz_denylist_t *dl, bool prune, bool *changed)
 {
     if (fz_test_crash_wanted("edge", F.getName().str().c_str()))
         abort(); /* FZ_TEST_CRASH: test only */
-    if (SplitAllCriticalEdges(F) > 0)
-        *changed = true;
-    /* Decide first, then insert; inserting does not change the CFG, but
-     * keeping the two apart keeps the rule easy to read. */
-    fz_block_set counted;
+    /* Decide first, then change: which blocks count their own exits is
+     * decided on the CFG as it came, before any split. */
+    fz_block_set exits;
     for (BasicBlock &BB : F)
-        if (fz_block_needs_counter(BB) && !fz_block_denied(BB, dl))
+        if (fz_counts_own_exit(BB) && !fz_block_denied(BB, dl))
+            exits.insert(&BB);
+    std::vector<Instruction *> terms;
+    for (BasicBlock &BB : F)
+        if (!exits.count(&BB))
+            terms.push_back(BB.getTerminator());
+    for (Instruction *t : terms)
+        for (unsigned i = 0, e = t->getNumSuccessors(); i != e; i++)
+            if (SplitCriticalEdge(t, i, CriticalEdgeSplittingOptions()))
+                *changed = true;
+    /* Blocks told by edge slots are fixed: counted for the rules, never
+     * given a slot, never dropped by pruning. */
+    fz_block_set counted, fixed = exits;
+    for (BasicBlock &BB : F)
+        if (fz_entries_counted(BB, exits))
+            fixed.insert(&BB);
+    for (BasicBlock &BB : F)
+        if (fixed.count(&BB) ||
+            (fz_block_needs_counter(BB) && !fz_block_denied(BB, dl)))
             counted.insert(&BB);
     if (prune)
-        fz_prune(F, counted);
+        fz_prune(F, counted, fixed);
     /* In block order, so slot numbers do not depend on pointer values. */
-    std::vector<BasicBlock *> chosen;
-    for (BasicBlock &BB : F)
-        if (counted.count(&BB))
+    std::vector<BasicBlock *> chosen, exiting;
+    for (BasicBlock &BB : F) {
+        if (counted.count(&BB) && !fixed.count(&BB))
             chosen.push_back(&BB);
-    if (chosen.empty())
+        if (exits.count(&BB))
+            exiting.push_back(&BB);
+    }
+    if (chosen.empty() && exiting.empty())
         return 0;
     Instruction *base = fz_load_area(F, area);
     bool x86 = Triple(F.getParent()->getTargetTriple()).isX86();
+    uint64_t first = next;
     for (BasicBlock *BB : chosen)
         fz_count_block(*BB, base, next++, x86);
-    return chosen.size();
+    for (BasicBlock *BB : exiting) {
+        fz_count_exit(*BB, base, next, x86);
+        next += 2;
+    }
+    return next - first;
 }
 
 /* Creates the internal constructor that hands the module's map pointer and
