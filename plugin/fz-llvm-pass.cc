@@ -7,16 +7,22 @@
  *
  * Specification
  *
- *  Edges (the GCC plugin's rule, docs/coverage.md).  In each function that
- *  is instrumented, every critical edge (from a block with several
- *  successors to a block with several predecessors) is split first, so that
- *  a new block stands for that edge alone.  Edges LLVM cannot split (into an
- *  exception pad, out of an indirectbr or callbr) stay as they are.  Then a
- *  block gets a counter slot if it is a branch target (the entry, a block
- *  with no predecessors, or one entered from a block with two or more
- *  distinct successors), or if one of its predecessors is not a branch
- *  target.  The blocks left out are only fallen into from counted blocks,
- *  so their count is the sum of those counts and carries nothing new.
+ *  Edges (the GCC plugin's rule, docs/coverage.md, with one difference).
+ *  In each function that is instrumented, a block ending in a two-way
+ *  conditional branch with a critical edge (an edge from a block with
+ *  several successors to a block with several predecessors) counts both
+ *  its edges itself: two slots, the one a select on the branch condition
+ *  picks is incremented just before the branch.  Every other critical
+ *  edge (out of a switch) is split, so that a new block stands for that
+ *  edge alone; GCC's pass splits them all.  Edges LLVM cannot split (into
+ *  an exception pad, out of an indirectbr or callbr) stay as they are.  A
+ *  block entered only along edges counted by selects needs no slot: it ran
+ *  as often as those slots' sum.  Any other block gets a counter slot if it
+ *  is a branch target (the entry, a block with no predecessors, or one
+ *  entered from a block with two or more distinct successors), or if one
+ *  of its predecessors is not a branch target.  The blocks left out are
+ *  only fallen into from counted blocks, so their count is the sum of
+ *  those counts and carries nothing new.
  *
  *  Pruning (the GCC plugin's rule 2a; off when FZ_NO_PRUNE is set to
  *  anything but "" or "0" at compile time).  Of the blocks picked so far,
@@ -31,7 +37,9 @@
  *  Rule (a) goes first, over the dominator tree in post-order (a block
  *  after all the blocks it dominates), then (b) in function order.
  *  Dominator and post-dominator trees are built here, after the edge
- *  splitting.
+ *  splitting.  Blocks that selects count (the branching block and the
+ *  blocks entered only along such edges) are pinned: pruning never drops
+ *  them and may rely on them.
  *
  *  Counters.  Per module with N > 0 slots, two globals with internal linkage:
  *  "__fz_local_counters" ([N x i8], zero) and "__fz_area" (i8*, initialised
