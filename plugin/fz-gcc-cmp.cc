@@ -1260,6 +1260,15 @@ static cgraph_node *new_version(cgraph_node *node)
     cn->lowered = true;
     if (!node->implicit_section)
         cn->set_section(*node);
+    /* In the original's COMDAT group, if it has one, so that the linker
+     * drops the copy with the group when it keeps another unit's copy of
+     * it.  The copy refers to what the original refers to, and that may
+     * be a local symbol of the group (ipa-comdats moves a local function
+     * only the group's members use, an IPA-SRA clone say, into the
+     * group): from outside, the reference would point into a discarded
+     * section (yaml-cpp at -Os). */
+    if (node->get_comdat_group())
+        cn->add_to_same_comdat_group(node);
     return cn;
 }
 
