@@ -37,6 +37,11 @@
 #                   the CPU seconds of a -j2 build swing by a third from
 #                   one run to the next; at -j1 by less, though a small
 #                   project's ratio still moves by +-0.3 on a two-CPU VM)
+#   FARM_TIME_ROUNDS timed rounds (default 1).  With N > 1 the plain and fz
+#                   builds at the project's flags are repeated, build only,
+#                   alternating plain and fz, until each has N; the table
+#                   shows the medians and their ratio, and the log line each
+#                   round's seconds
 #   FARM_NO_FALLBACK 1 (default): FZ_CC_NO_FALLBACK=1, a compiler crash with
 #                   fz loaded fails the build; 0 lets fz-cc fall back (counted)
 #   FARM_KEEP       1: keep the instrumented source trees of passing builds
@@ -53,6 +58,7 @@ FARM_PLAIN=${FARM_PLAIN:-1}
 FARM_SWEEP=${FARM_SWEEP:-0}
 FARM_JOBS=${FARM_JOBS:-2}
 FARM_TIME_JOBS=${FARM_TIME_JOBS:-1}
+FARM_TIME_ROUNDS=${FARM_TIME_ROUNDS:-1}
 SWEEP_FLAGS=("-O0" "-O1" "-O2" "-O3" "-Os" "-O0 -g" "-O1 -g" "-O2 -g" "-O3 -g" "-Os -g")
 
 die() { echo "farm: $*" >&2; exit 2; }
@@ -188,7 +194,7 @@ farm_run() {
         build_jobs=$FARM_JOBS
         [ -n "$flags" ] || build_jobs=$FARM_TIME_JOBS
         { time FARM_JOBS=$build_jobs farm_build >"$dir/build.log" 2>&1; } 2>"$dir/time" || exit 12
-        [ "$mode" = fz ] && [ -z "$flags" ] || exit 0
+        [ "$mode" = fz ] && [ -z "$flags" ] && [ "${r_no_test:-0}" != 1 ] || exit 0
         farm_test >"$dir/test.log" 2>&1 || exit 13
     )
     case $? in
@@ -200,6 +206,32 @@ farm_run() {
     esac
     [ -s "$dir/time" ] && r_cpu=$(awk 'END {printf "%.1f", $1 + $2}' "$dir/time")
     [ "$r_step" = ok ]
+}
+
+# farm_median N...: the median of the numbers (the mean of the middle two
+# for an even count).
+farm_median() {
+    printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {
+        if (NR % 2) printf "%.1f", v[(NR + 1) / 2]; else printf "%.1f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# farm_rounds NAME CC BASE: FARM_TIME_ROUNDS - 1 more timed builds each of
+# plain and fz at the project's flags (build only), alternating, so that a
+# change in the machine's speed falls on both.  The first round's seconds
+# are in plain_cpu and fz_cpu; sets them to the medians over all rounds and
+# prints every round's seconds.
+farm_rounds() {
+    local name=$1 cc=$2 base=$3 i mode plains=("$plain_cpu") fzs=("$fz_cpu")
+    for ((i = 2; i <= FARM_TIME_ROUNDS; i++)); do
+        for mode in plain fz; do
+            rm -rf "$base-round" && mkdir -p "$base-round"
+            r_no_test=1 farm_run "$name" "$cc" $mode "$base-round" || return 1
+            if [ $mode = plain ]; then plains+=("$r_cpu"); else fzs+=("$r_cpu"); fi
+        done
+    done
+    rm -rf "$base-round"
+    echo "farm: $name [$fzname] timed rounds: plain ${plains[*]} s, fz ${fzs[*]} s"
+    plain_cpu=$(farm_median "${plains[@]}") fz_cpu=$(farm_median "${fzs[@]}")
 }
 
 # --- the farm ----------------------------------------------------------------
@@ -239,6 +271,12 @@ for name in $projects; do
             logs=("$base-fz/build.log" "$base-fz/test.log")
             read -r files edges cmps < <(farm_edges "${logs[@]}")
             fb=$(farm_fallbacks "$base-fz")
+            if [ "$FARM_TIME_ROUNDS" -gt 1 ] && [ "$step" = ok ] && [ "$plain_cpu" != - ]; then
+                farm_rounds "$name" "$c" "$base" || {
+                    echo "farm: $name [$fzname]: a timed round's $r_step failed; log: $base-round/$r_step.log"
+                    step=$r_step
+                }
+            fi
             tests="- / -"
             if [ -s "$base-fz/test.log" ]; then
                 read -r tp tt < <(farm_count <"$base-fz/test.log")
