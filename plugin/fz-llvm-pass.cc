@@ -7,22 +7,16 @@
  *
  * Specification
  *
- *  Edges (the GCC plugin's rule, docs/coverage.md, with one difference).
- *  In each function that is instrumented, a block ending in a two-way
- *  conditional branch with a critical edge (an edge from a block with
- *  several successors to a block with several predecessors) counts both
- *  its edges itself: two slots, the one a select on the branch condition
- *  picks is incremented just before the branch.  Every other critical
- *  edge (out of a switch) is split, so that a new block stands for that
- *  edge alone; GCC's pass splits them all.  Edges LLVM cannot split (into
- *  an exception pad, out of an indirectbr or callbr) stay as they are.  A
- *  block entered only along edges counted by selects needs no slot: it ran
- *  as often as those slots' sum.  Any other block gets a counter slot if it
- *  is a branch target (the entry, a block with no predecessors, or one
- *  entered from a block with two or more distinct successors), or if one
- *  of its predecessors is not a branch target.  The blocks left out are
- *  only fallen into from counted blocks, so their count is the sum of
- *  those counts and carries nothing new.
+ *  Edges (the GCC plugin's rule, docs/coverage.md).  In each function that
+ *  is instrumented, every critical edge (from a block with several
+ *  successors to a block with several predecessors) is split first, so that
+ *  a new block stands for that edge alone.  Edges LLVM cannot split (into an
+ *  exception pad, out of an indirectbr or callbr) stay as they are.  Then a
+ *  block gets a counter slot if it is a branch target (the entry, a block
+ *  with no predecessors, or one entered from a block with two or more
+ *  distinct successors), or if one of its predecessors is not a branch
+ *  target.  The blocks left out are only fallen into from counted blocks,
+ *  so their count is the sum of those counts and carries nothing new.
  *
  *  Pruning (the GCC plugin's rule 2a; off when FZ_NO_PRUNE is set to
  *  anything but "" or "0" at compile time).  Of the blocks picked so far,
@@ -37,9 +31,7 @@
  *  Rule (a) goes first, over the dominator tree in post-order (a block
  *  after all the blocks it dominates), then (b) in function order.
  *  Dominator and post-dominator trees are built here, after the edge
- *  splitting.  Blocks that selects count (the branching block and the
- *  blocks entered only along such edges) are pinned: pruning never drops
- *  them and may rely on them.
+ *  splitting.
  *
  *  Counters.  Per module with N > 0 slots, two globals with internal linkage:
  *  "__fz_local_counters" ([N x i8], zero) and "__fz_area" (i8*, initialised
@@ -105,7 +97,6 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/PostDominators.h"
-#include "llvm/Analysis/CFG.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
@@ -366,12 +357,11 @@ static Instruction *fz_load_area(Function &F, GlobalVariable *area)
  * and since it writes memory nothing removes it.  It names no clobber but
  * the flags (cmp and sbb touch nothing else): the code generator looks
  * each clobber up by name among all the target's registers at every
- * call, and the direction flag and x87 status word that C's asm adds by
- * default cost 4.5% of pcre2_match.c's compile time.  In IR form the
- * counters took twice the compile time of the asm form (13.6 against 6.8
- * billion instructions there, callgrind).  Sanitizers do not look into
- * asm operands, and !nosanitize keeps MSan's conservative handling of asm
- * away too. */
+ * asm, and the direction flag and x87 status word that C's asm adds by
+ * default, with the second operand, cost 5-6% of pcre2_match.c's compile
+ * instructions at -g -O2 (docs/fz-cc.md).  Sanitizers do not look into
+ * asm operands, and !nosanitize keeps MSan's conservative handling of
+ * asm away too. */
 static const char fz_count_asm_text[] = "cmpb $$-1, $0\n\tsbbb $$-2, $0";
 
 static void fz_count_asm(IRBuilder<> &B, Value *p)
@@ -529,11 +519,10 @@ static bool fz_implied_by_predecessors(const BasicBlock &BB, const PostDominator
  * testing several exits in turn) then keep only the counters at their
  * ends.  Rule (b) then goes in function order.  Blocks unreachable from
  * the entry are not in the dominator tree and keep their counters (they
- * never run).  The fixed blocks, told by edge slots, are in counted and
- * pinned from the start. */
-static void fz_prune(Function &F, fz_block_set &counted, const fz_block_set &fixed)
+ * never run). */
+static void fz_prune(Function &F, fz_block_set &counted)
 {
-    fz_block_set pinned = fixed, dropped_a;
+    fz_block_set pinned, dropped_a;
     for (const BasicBlock &BB : F)
         if (fz_is_redundant(BB))
             pinned.insert(pred_begin(&BB), pred_end(&BB));
@@ -561,107 +550,38 @@ static void fz_prune(Function &F, fz_block_set &counted, const fz_block_set &fix
     }
 }
 
-/* A block whose two-way conditional branch has a critical edge (one into
- * a block entered from elsewhere too) counts its way out itself: a select
- * on the branch condition picks one of two slots, one per edge, so the
- * edge needs no block of its own.  Splitting gave every such edge a block
- * the back end then had to lay out, allocate registers around and jump
- * through: on pcre2_match.c at -O2 -g the split blocks cost more compile
- * time than the counters (docs/coverage.md). */
-static bool fz_counts_own_exit(const BasicBlock &BB)
-{
-    const BranchInst *br = dyn_cast<BranchInst>(BB.getTerminator());
-    return br && br->isConditional() && br->getSuccessor(0) != br->getSuccessor(1) &&
-           (isCriticalEdge(br, 0u) || isCriticalEdge(br, 1u));
-}
-
-/* A block entered only along edges that blocks counting their own exits
- * count: it ran exactly as often as the sum of those edges' slots, so it
- * needs no slot of its own. */
-static bool fz_entries_counted(const BasicBlock &BB, const fz_block_set &exits)
-{
-    if (BB.isEntryBlock() || pred_empty(&BB))
-        return false;
-    for (const BasicBlock *pred : predecessors(&BB))
-        if (!exits.count(pred))
-            return false;
-    return true;
-}
-
-/* Counts both edges of the two-way branch that ends BB: slot first when
- * the condition holds (the branch's first successor), first + 1 when not. */
-static void fz_count_exit(BasicBlock &BB, Instruction *base, uint64_t first, bool x86)
-{
-    BranchInst *br = cast<BranchInst>(BB.getTerminator());
-    IRBuilder<> B(br);
-    Value *slot = B.CreateSelect(br->getCondition(), B.getInt64(first), B.getInt64(first + 1));
-    if (Instruction *sel = dyn_cast<Instruction>(slot))
-        fz_nosanitize(sel);
-    Value *p = B.CreateInBoundsGEP(B.getInt8Ty(), base, slot);
-    if (x86)
-        fz_count_asm(B, p);
-    else
-        fz_count_ir(B, p);
-}
-
-/* Counts the function's edges: a two-way branch with a critical edge by
- * its two edge slots (fz_counts_own_exit), the other critical edges (out
- * of switches, those LLVM can split: not into an exception pad, not out of
- * indirectbr/callbr) by splitting them, and then the blocks that need a
- * slot of their own.  Returns the number of slots used; slots start at
- * next.  Sets *changed when it changed the function, slots or not (a split
- * edge alone invalidates the CFG analyses). */
+/* Splits the function's critical edges (those LLVM can split: not into an
+ * exception pad, not out of indirectbr/callbr) and counts the blocks that
+ * need it.  Returns the number of slots used; slots start at next.  Sets
+ * *changed when it changed the function, slots or not (a split edge alone
+ * invalidates the CFG analyses). */
 static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64_t next,
                                        const fz_denylist_t *dl, bool prune, bool *changed)
 {
     if (fz_test_crash_wanted("edge", F.getName().str().c_str()))
         abort(); /* FZ_TEST_CRASH: test only */
-    /* Decide first, then change: which blocks count their own exits is
-     * decided on the CFG as it came, before any split. */
-    fz_block_set exits;
+    if (SplitAllCriticalEdges(F) > 0)
+        *changed = true;
+    /* Decide first, then insert; inserting does not change the CFG, but
+     * keeping the two apart keeps the rule easy to read. */
+    fz_block_set counted;
     for (BasicBlock &BB : F)
-        if (fz_counts_own_exit(BB) && !fz_block_denied(BB, dl))
-            exits.insert(&BB);
-    std::vector<Instruction *> terms;
-    for (BasicBlock &BB : F)
-        if (!exits.count(&BB))
-            terms.push_back(BB.getTerminator());
-    for (Instruction *t : terms)
-        for (unsigned i = 0, e = t->getNumSuccessors(); i != e; i++)
-            if (SplitCriticalEdge(t, i, CriticalEdgeSplittingOptions()))
-                *changed = true;
-    /* Blocks told by edge slots are fixed: counted for the rules, never
-     * given a slot, never dropped by pruning. */
-    fz_block_set counted, fixed = exits;
-    for (BasicBlock &BB : F)
-        if (fz_entries_counted(BB, exits))
-            fixed.insert(&BB);
-    for (BasicBlock &BB : F)
-        if (fixed.count(&BB) ||
-            (fz_block_needs_counter(BB) && !fz_block_denied(BB, dl)))
+        if (fz_block_needs_counter(BB) && !fz_block_denied(BB, dl))
             counted.insert(&BB);
     if (prune)
-        fz_prune(F, counted, fixed);
+        fz_prune(F, counted);
     /* In block order, so slot numbers do not depend on pointer values. */
-    std::vector<BasicBlock *> chosen, exiting;
-    for (BasicBlock &BB : F) {
-        if (counted.count(&BB) && !fixed.count(&BB))
+    std::vector<BasicBlock *> chosen;
+    for (BasicBlock &BB : F)
+        if (counted.count(&BB))
             chosen.push_back(&BB);
-        if (exits.count(&BB))
-            exiting.push_back(&BB);
-    }
-    if (chosen.empty() && exiting.empty())
+    if (chosen.empty())
         return 0;
     Instruction *base = fz_load_area(F, area);
     bool x86 = Triple(F.getParent()->getTargetTriple()).isX86();
-    uint64_t first = next;
     for (BasicBlock *BB : chosen)
         fz_count_block(*BB, base, next++, x86);
-    for (BasicBlock *BB : exiting) {
-        fz_count_exit(*BB, base, next, x86);
-        next += 2;
-    }
-    return next - first;
+    return chosen.size();
 }
 
 /* Creates the internal constructor that hands the module's map pointer and
