@@ -62,6 +62,9 @@ FARM_TIME_ROUNDS=${FARM_TIME_ROUNDS:-1}
 SWEEP_FLAGS=("-O0" "-O1" "-O2" "-O3" "-Os" "-O0 -g" "-O1 -g" "-O2 -g" "-O3 -g" "-Os -g")
 
 die() { echo "farm: $*" >&2; exit 2; }
+case $FARM_TIME_ROUNDS in
+'' | *[!0-9]* | 0) die "FARM_TIME_ROUNDS must be a whole number of rounds, 1 or more (got '$FARM_TIME_ROUNDS')" ;;
+esac
 [ -x "$FZ_ROOT/bin/fz-cc" ] || die "bin/fz-cc is not built: run make first (make farm does)"
 for c in $FARM_COMPILERS; do
     case $c in
