@@ -5,7 +5,7 @@
 # a recursive helper) into the group; the logging copy of a member must go
 # into the group too, or the linker, keeping the other unit's group,
 # leaves the copy calling into a discarded section (yaml-cpp at -Os,
-# these units at -O1 and up: "defined in discarded section").  testcases/cxx_comdat.h.
+# these units at -O2, -O3 and -Os: "defined in discarded section").  testcases/cxx_comdat.h.
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
 
