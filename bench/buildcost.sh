@@ -48,12 +48,12 @@ if [ -x "$aflpp/afl-cc" ] && [ -d "$aflpp/../lib/afl" ]; then
 fi
 
 # cost ENV... -- COMPILER: "<instructions in millions> <object bytes>", or
-# nothing when the compile failed.
+# nothing when the compile failed (its first error line is in $w/err).
 cost() {
     local envs=()
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
-    rm -f "$w/o.o"
+    rm -f "$w/o.o" "$w"/vg.*
     env FZ_QUIET=1 AFL_QUIET=1 "${envs[@]}" valgrind --tool=cachegrind --cache-sim=no \
         --cachegrind-out-file=/dev/null --trace-children=yes --log-file="$w/vg.%p" \
         "$@" "${args[@]}" -c -o "$w/o.o" >/dev/null 2>"$w/err" || return 0
@@ -61,7 +61,6 @@ cost() {
     cat "$w"/vg.* | awk -v size="$(stat -c %s "$w/o.o")" '
         /I *refs/ { gsub(",", "", $NF); s += $NF }
         END { printf "%.0f %d\n", s / 1e6, size }'
-    rm -f "$w"/vg.*
 }
 
 args=("$@")
@@ -73,13 +72,14 @@ row() { # LABEL ENV... -- COMPILER
     local r
     r=$(cost "$@")
     if [ -z "$r" ]; then
-        printf '%-24s %14s\n' "$label" "failed"
+        [ "$label" = clang ] || [ "$label" = gcc ] && base=""
+        printf '%-24s %14s  %s\n' "$label" "failed" "$(grep -m1 . "$w/err")"
         return
     fi
     set -- $r
     [ "$label" = clang ] || [ "$label" = gcc ] && base=$1
-    awk -v l="$label" -v i="$1" -v b="$base" -v s="$2" \
-        'BEGIN { printf "%-24s %13sM %7.2fx %12d\n", l, i, i / b, s }'
+    awk -v l="$label" -v i="$1" -v b="$base" -v s="$2" 'BEGIN {
+        printf "%-24s %13sM %8s %12d\n", l, i, b ? sprintf("%.2fx", i / b) : "-", s }'
 }
 
 if command -v clang >/dev/null; then
