@@ -57,7 +57,9 @@
 # BENCH_CFLAGS (default "-g -O2"), BENCH_FZ_CFLAGS (default BENCH_CFLAGS),
 # BENCH_FZ_ARGS (more fz-fuzz options), BENCH_FZ_TARGET (a ready fz build
 # of the one target named, instead of building it), BENCH_AFL=0 (drop afl, aflcmp),
-# BENCH_LIBFUZZER=0.  Peer and measuring builds are cached under
+# BENCH_LIBFUZZER=0, BENCH_KEEP=DIR (keep each run's final corpus in
+# DIR/TARGET-FUZZER-TRIAL and gcov's per-line files of its replay in
+# DIR/TARGET-FUZZER-TRIAL.gcov, for bench/search-lines.py).  Peer and measuring builds are cached under
 # bench/out/build (delete it after changing compilers); fz's build is
 # made afresh each time.  Sources are Debian source packages
 # (scripts/debsrc.sh; kept in bench/out/src, never committed).
@@ -336,6 +338,18 @@ measure() {
         awk '{ if ($1 > m) m = $1; s += $1; n++ } END { printf "%d %d %d\n", m, s, n }'
 }
 
+# keep FUZZER TARGET DIR: after measure, copy $w/r-FUZZER's final corpus
+# into DIR and gcov's per-line files of its replay into DIR.gcov (for
+# bench/search-lines.py, which lists the lines one side reaches more often).
+keep() {
+    local f=$1 q=$w/r-$1/corpus
+    case $f in fz | afl | aflcmp | aflpp) q=$w/r-$1/out/default/queue ;; esac
+    mkdir -p "$3" "$3.gcov" &&
+        find "$q" -maxdepth 1 -type f ! -name '.*' -exec cp {} "$3/" \; &&
+        [ -n "$gcovdir" ] &&
+        (cd "$gcovdir" && gcov -b h-*.gcno >/dev/null 2>&1 && mv ./*.gcov "$3.gcov/")
+}
+
 row() { # print a measured row under its label
     printf '%-12s' "$1"
     echo "$2" | awk '{ for (i = 1; i <= NF - 8; i++) printf "%8s", $i;
@@ -409,6 +423,7 @@ for t in "${targets[@]}"; do
                 r=$(measure "$f" "$t")
                 echo "$r" >>"$w/rows-$f"
                 row "$f#$i" "$r"
+                [ -n "${BENCH_KEEP:-}" ] && keep "$f" "$t" "$BENCH_KEEP/$t-$f-$i"
             done
         done
     done

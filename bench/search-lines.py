@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """search-lines.py - which source lines one fuzzer's final corpora reach
 and the other's do not, from the gcov files bench/search.sh keeps
-(SEARCH_KEEP=DIR: DIR/TARGET-FUZZER-SEED.gcov/*.gcov).
+(SEARCH_KEEP=DIR: DIR/TARGET-FUZZER-SEED.gcov/*.gcov) or bench/coverage.sh
+keeps (BENCH_KEEP=DIR: DIR/TARGET-FUZZER-TRIAL.gcov/*.gcov).
 
     bench/search-lines.py DIR/zlib-lf-fz-{1,2,3}.gcov DIR/zlib-lf-libfuzzer-{1,2,3}.gcov
 
@@ -15,7 +16,9 @@ import os
 import re
 import sys
 
-SKIP = ("lf_file_main.c", "zlib_fuzzer.c", "expat_fuzzer.c")
+# The harnesses (bench/real/*.c), as the counts of coverage.sh leave them out.
+SKIP = tuple(sorted(f for f in os.listdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "real"))
+                    if f.endswith(".c")))
 
 
 def load(d):

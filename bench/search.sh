@@ -91,16 +91,7 @@ for t in "${targets[@]}"; do
             r=$(measure "$f" "$t" | pick)
             echo "$r" >>"$w/rows-$f"
             printf '%-14s%8s%7s%7s%9s%9s%8s\n' "$f#$s" $r
-            if [ -n "${SEARCH_KEEP:-}" ]; then
-                mkdir -p "$SEARCH_KEEP/$t-$f-$s"
-                case $f in
-                fz) cp "$w/r-$f/out/default/queue"/id:* "$SEARCH_KEEP/$t-$f-$s/" ;;
-                *) cp "$w/r-$f/corpus"/* "$SEARCH_KEEP/$t-$f-$s/" ;;
-                esac
-                # Per-line counts of the replay (gcov's .gcov files).
-                mkdir -p "$SEARCH_KEEP/$t-$f-$s.gcov"
-                (cd "$gcovdir" && gcov -b h-*.gcno >/dev/null 2>&1 && mv ./*.gcov "$SEARCH_KEEP/$t-$f-$s.gcov/")
-            fi
+            [ -n "${SEARCH_KEEP:-}" ] && keep "$f" "$t" "$SEARCH_KEEP/$t-$f-$s"
         done
         printf '%-14s%8s%7s%7s%9s%9s%8s\n' "$f med" $(awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; nf = NF } END {
             for (i = 1; i <= nf; i++) { n = 0; for (r = 1; r <= NR; r++) a[++n] = v[i, r];
