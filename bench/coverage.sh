@@ -59,10 +59,11 @@
 # of the one target named, instead of building it), BENCH_AFL=0 (drop afl, aflcmp),
 # BENCH_LIBFUZZER=0, BENCH_KEEP=DIR (keep each run's final corpus in
 # DIR/TARGET-FUZZER-TRIAL and gcov's per-line files of its replay in
-# DIR/TARGET-FUZZER-TRIAL.gcov, for bench/search-lines.py).  Peer and measuring builds are cached under
-# bench/out/build (delete it after changing compilers); fz's build is
-# made afresh each time.  Sources are Debian source packages
-# (scripts/debsrc.sh; kept in bench/out/src, never committed).
+# DIR/TARGET-FUZZER-TRIAL.gcov, for bench/search-lines.py).  Peer and
+# measuring builds are cached under bench/out/build (delete it after
+# changing compilers); fz's build is made afresh each time.  Sources are
+# Debian source packages (scripts/debsrc.sh; kept in bench/out/src, never
+# committed).
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
 secs=${BENCH_SECONDS:-300}
@@ -282,19 +283,27 @@ run() {
     esac
 }
 
+# corpus FUZZER: the directory of $w/r-FUZZER's corpus (AFL++ layout for
+# fz-fuzz and afl-fuzz, the corpus directory itself for the others).
+corpus() {
+    case $1 in
+    hfuzz | libfuzzer) echo "$w/r-$1/corpus" ;;
+    *) echo "$w/r-$1/out/default/queue" ;;
+    esac
+}
+
 # measure FUZZER TARGET: "edges@marks... lines% branches% last_min_eps avg_eps
 # runs_per_request largest total entries" of $w/r-FUZZER ("-" where the
 # fuzzer has no such figure).
 measure() {
     local f=$1 t=$2 r=$w/r-$1 q x m
+    q=$(corpus "$f")
     case $f in
     hfuzz | libfuzzer)
-        q=$r/corpus
         for m in $marks; do
             [ -d "$q.snap-$m" ] && find "$q.snap-$m" -type f -printf "%i $m %p\n"
         done | awk '!seen[$1]++ { print $2 * 1000, $3 }' ;;
     *)
-        q=$r/out/default/queue
         for x in "$q"/id:*; do
             [ -e "$x" ] || continue
             m=$(basename "$x" | sed -n 's/.*time:\([0-9]*\).*/\1/p')
@@ -338,16 +347,14 @@ measure() {
         awk '{ if ($1 > m) m = $1; s += $1; n++ } END { printf "%d %d %d\n", m, s, n }'
 }
 
-# keep FUZZER TARGET DIR: after measure, copy $w/r-FUZZER's final corpus
-# into DIR and gcov's per-line files of its replay into DIR.gcov (for
+# keep FUZZER DIR: after measure, copy $w/r-FUZZER's final corpus into DIR
+# and gcov's per-line files of its replay into DIR.gcov (for
 # bench/search-lines.py, which lists the lines one side reaches more often).
 keep() {
-    local f=$1 q=$w/r-$1/corpus
-    case $f in fz | afl | aflcmp | aflpp) q=$w/r-$1/out/default/queue ;; esac
-    mkdir -p "$3" "$3.gcov" &&
-        find "$q" -maxdepth 1 -type f ! -name '.*' -exec cp {} "$3/" \; &&
+    mkdir -p "$2" "$2.gcov" &&
+        find "$(corpus "$1")" -maxdepth 1 -type f ! -name '.*' -exec cp {} "$2/" \; &&
         [ -n "$gcovdir" ] &&
-        (cd "$gcovdir" && gcov -b h-*.gcno >/dev/null 2>&1 && mv ./*.gcov "$3.gcov/")
+        (cd "$gcovdir" && gcov -b h-*.gcno >/dev/null 2>&1 && mv ./*.gcov "$2.gcov/")
 }
 
 row() { # print a measured row under its label
@@ -423,7 +430,7 @@ for t in "${targets[@]}"; do
                 r=$(measure "$f" "$t")
                 echo "$r" >>"$w/rows-$f"
                 row "$f#$i" "$r"
-                [ -n "${BENCH_KEEP:-}" ] && keep "$f" "$t" "$BENCH_KEEP/$t-$f-$i"
+                [ -n "${BENCH_KEEP:-}" ] && keep "$f" "$BENCH_KEEP/$t-$f-$i"
             done
         done
     done

@@ -91,7 +91,7 @@ for t in "${targets[@]}"; do
             r=$(measure "$f" "$t" | pick)
             echo "$r" >>"$w/rows-$f"
             printf '%-14s%8s%7s%7s%9s%9s%8s\n' "$f#$s" $r
-            [ -n "${SEARCH_KEEP:-}" ] && keep "$f" "$t" "$SEARCH_KEEP/$t-$f-$s"
+            [ -n "${SEARCH_KEEP:-}" ] && keep "$f" "$SEARCH_KEEP/$t-$f-$s"
         done
         printf '%-14s%8s%7s%7s%9s%9s%8s\n' "$f med" $(awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; nf = NF } END {
             for (i = 1; i <= nf; i++) { n = 0; for (r = 1; r <= NR; r++) a[++n] = v[i, r];
