@@ -132,8 +132,10 @@ uint32_t fz_queue_energy(const fz_queue_t *q, const fz_entry_t *e)
         quarters = (quarters + 1) / 2;
     if (e->turns > 16)
         quarters = (quarters + 1) / 2; /* fuzzed a lot already without a find behind it */
+    quarters *= fz_schedule_depth_factor(e->depth);
     if (q->schedule) { /* -p other than fast (schedule.h) */
         fz_sched_facts_t f = {.rarity = rarity, .fast = quarters, .id = e->id, .turns = e->turns,
+                              .depth = e->depth,
                               .favored = e->favored, .was_fuzzed = e->was_fuzzed, .n = q->n,
                               .n_favored = q->n_favored, .seen = q->seen, .n_seen = q->n_seen,
                               .edge_freq = q->edge_freq};

@@ -20,8 +20,10 @@
  * per run: for every slot, how many queue entries reach it (edge_freq).  An
  * entry's rarity is the smallest count among its slots: an entry that alone
  * reaches some edge is the only door to what lies behind it.  New entries
- * and favored ones get more; entries fuzzed many times get less.  All
- * inputs are counts, never times, so the schedule is reproducible.
+ * and favored ones get more, and so do deep ones (finds of finds, many
+ * steps from the seeds: AFL++'s depth factor, fz_schedule_depth_factor);
+ * entries fuzzed many times get less.  All inputs are counts, never times,
+ * so the schedule is reproducible.
  */
 #ifndef FZ_FUZZ_QUEUE_H
 #define FZ_FUZZ_QUEUE_H
@@ -34,16 +36,17 @@
  * (AFL gives them ~95%) while still revisiting everything now and then. */
 #define FZ_QUEUE_NONFAV_PERIOD 4
 
-/* Havoc candidates of a favored entry that alone reaches some edge (AFL's
+/* Havoc candidates of a favored seed that alone reaches some edge (AFL's
  * havoc does 256 x a performance score); fz_queue_energy scales it from a
  * quarter (entries whose every edge many others reach) to twice that (such
- * an entry's first turn), kept within FZ_ENERGY_MIN .. FZ_ENERGY_MAX.  A
- * higher ceiling made turns so long on the demo target that the deep
- * entries waited twice as long for theirs (the crash took ~9.5k runs
- * instead of ~5.4k). */
+ * an entry's first turn), times the depth factor (1 to 4), kept within
+ * FZ_ENERGY_MIN .. FZ_ENERGY_MAX.  The ceiling is what the deepest entry's
+ * first turn can get.  A higher ceiling without the depth factor made turns
+ * on shallow entries so long that the deep ones waited twice as long for
+ * theirs (the demo's crash took ~9.5k runs instead of ~5.4k). */
 #define FZ_ENERGY_BASE 256
 #define FZ_ENERGY_MIN 32
-#define FZ_ENERGY_MAX 512
+#define FZ_ENERGY_MAX 2048
 
 typedef struct fz_entry {
     uint32_t id;      /* position in the queue */

@@ -6,7 +6,7 @@
 
 /* The fast rule of queue.h in quarters, with its boost for new entries and
  * its cut for entries fuzzed many times each switchable (explore and seek
- * drop one each). */
+ * drop one each), and its depth factor. */
 static uint64_t fast_without(const fz_sched_facts_t *f, int novelty, int decay)
 {
     uint32_t rarity = f->rarity;
@@ -19,7 +19,12 @@ static uint64_t fast_without(const fz_sched_facts_t *f, int novelty, int decay)
         quarters = (quarters + 1) / 2;
     if (decay && f->turns > 16)
         quarters = (quarters + 1) / 2;
-    return quarters;
+    return quarters * fz_schedule_depth_factor(f->depth);
+}
+
+uint64_t fz_schedule_depth_factor(uint32_t depth)
+{
+    return depth < 4 ? 1 : depth < 8 ? 2 : depth < 14 ? 3 : 4;
 }
 
 uint64_t fz_schedule_quarters(int schedule, const fz_sched_facts_t *f)

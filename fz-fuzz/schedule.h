@@ -5,8 +5,8 @@
  * schedules also change how it picks the next entry; fz's walk stays the
  * round-robin of queue.h whatever -p says, so only the energy changes.
  *  fast    (the default) queue.h's rule: the rarer an entry's rarest edge,
- *          the more candidates; new and favored entries get more, entries
- *          fuzzed over 16 times less.
+ *          the more candidates; new, favored and deep entries get more,
+ *          entries fuzzed over 16 times less.
  *  explore the same without the cut for entries fuzzed many times: steady
  *          effort on every entry.
  *  exploit AFL's original constant energy: every entry gets
@@ -50,6 +50,7 @@ typedef struct fz_sched_facts {
     uint64_t fast;   /* the fast schedule's quarters for the entry */
     uint32_t id;     /* the entry's position in the queue */
     uint32_t turns;  /* turns it has had */
+    uint32_t depth;  /* 1 for a seed, its parent's depth + 1 for a find */
     int favored, was_fuzzed;
     uint32_t n, n_favored; /* queue entries, favored ones */
     const uint32_t *seen;      /* slots with a top-rated entry, n_seen of them */
@@ -61,5 +62,12 @@ typedef struct fz_sched_facts {
  * of FZ_ENERGY_BASE (fz_queue_energy keeps it within what it can scale
  * and turns it into candidates within FZ_ENERGY_MIN..FZ_ENERGY_MAX). */
 uint64_t fz_schedule_quarters(int schedule, const fz_sched_facts_t *f);
+
+/* The fast rule's multiplier for an entry's depth (AFL++'s steps, on the
+ * same count: seeds are depth 1): x1 up to depth 3, x2 from 4, x3 from 8,
+ * x4 from 14.  An entry many finds away from the seeds has passed checks
+ * its ancestors did not, and the candidates near it are the ones that
+ * can pass the next (zlib's dynamic Huffman tables: bench/README.md). */
+uint64_t fz_schedule_depth_factor(uint32_t depth);
 
 #endif

@@ -159,6 +159,37 @@ START_TEST(test_energy)
 }
 END_TEST
 
+/* Deep entries (finds of finds) get more: x2 from depth 4, x3 from 8, x4
+ * from 14, for the default schedule and those built on it; exploit stays
+ * flat.  The deepest entry's first turn is the ceiling. */
+START_TEST(test_energy_depth)
+{
+    fz_queue_t q;
+    fz_queue_init(&q, 16);
+    uint32_t rare[] = {1, 9};
+    add(&q, 4, 10, rare, 2);
+    fz_queue_cull(&q);
+    fz_entry_t *r = q.e[0];
+    r->was_fuzzed = 1;
+    static const struct {
+        uint32_t depth, factor;
+    } steps[] = {{1, 1}, {3, 1}, {4, 2}, {7, 2}, {8, 3}, {13, 3}, {14, 4}, {200, 4}};
+    for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        r->depth = steps[i].depth;
+        q.schedule = FZ_SCHED_FAST;
+        ck_assert_uint_eq(fz_queue_energy(&q, r), steps[i].factor * FZ_ENERGY_BASE);
+        q.schedule = FZ_SCHED_EXPLORE;
+        ck_assert_uint_eq(fz_queue_energy(&q, r), steps[i].factor * FZ_ENERGY_BASE);
+        q.schedule = FZ_SCHED_EXPLOIT;
+        ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_BASE);
+    }
+    r->was_fuzzed = 0;
+    q.schedule = FZ_SCHED_FAST;
+    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_MAX);
+    fz_queue_free(&q);
+}
+END_TEST
+
 /* -p schedules (queue.h): each moves the energy the way its comment says;
  * the default (0, fast) is what test_energy checks. */
 START_TEST(test_schedules)
@@ -196,7 +227,7 @@ START_TEST(test_schedules)
     r->turns = 1;
     ck_assert_uint_eq(fz_queue_energy(&q, r), 2 * FZ_ENERGY_BASE);
     q.schedule = FZ_SCHED_QUAD;
-    ck_assert_uint_eq(fz_queue_energy(&q, r), FZ_ENERGY_MAX); /* 4x the base, capped */
+    ck_assert_uint_eq(fz_queue_energy(&q, r), 4 * FZ_ENERGY_BASE); /* 4x the base */
     ck_assert_uint_eq(fz_queue_energy(&q, c), FZ_ENERGY_MIN);  /* 4 / 21 of it */
     /* mmopt: the newest entry gets the most. */
     q.schedule = FZ_SCHED_MMOPT;
@@ -226,6 +257,7 @@ int main(void)
     tcase_add_test(tc, test_favored);
     tcase_add_test(tc, test_no_coverage_walks_all);
     tcase_add_test(tc, test_energy);
+    tcase_add_test(tc, test_energy_depth);
     tcase_add_test(tc, test_schedules);
     suite_add_tcase(s, tc);
     return fz_check_run(s);
