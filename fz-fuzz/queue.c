@@ -120,30 +120,16 @@ uint32_t fz_queue_energy(const fz_queue_t *q, const fz_entry_t *e)
     for (uint32_t k = 0; k < e->n_edges; k++)
         if (e->edges[k] < q->map_size && q->edge_freq[e->edges[k]] < rarity)
             rarity = q->edge_freq[e->edges[k]];
-    /* In quarters of FZ_ENERGY_BASE: the base is what a favored entry that
-     * alone reaches some edge gets; entries whose every edge others reach
-     * too get down to a quarter of it. */
-    uint64_t quarters = rarity <= 1 ? 4 : rarity <= 4 ? 3 : rarity <= 16 ? 2 : 1;
-    if (rarity == UINT32_MAX)
-        quarters = 4; /* no coverage (blind mode): everyone alike */
-    if (!e->was_fuzzed)
-        quarters *= 2; /* new: most likely to lead somewhere new */
-    if (q->n_favored && !e->favored)
-        quarters = (quarters + 1) / 2;
-    if (e->turns > 16)
-        quarters = (quarters + 1) / 2; /* fuzzed a lot already without a find behind it */
-    quarters *= fz_schedule_depth_factor(e->depth);
-    if (q->schedule) { /* -p other than fast (schedule.h) */
-        fz_sched_facts_t f = {.rarity = rarity, .fast = quarters, .id = e->id, .turns = e->turns,
-                              .depth = e->depth,
-                              .favored = e->favored, .was_fuzzed = e->was_fuzzed, .n = q->n,
-                              .n_favored = q->n_favored, .seen = q->seen, .n_seen = q->n_seen,
-                              .edge_freq = q->edge_freq};
-        quarters = fz_schedule_quarters(q->schedule, &f);
-        /* Within what the line below can scale without overflow. */
-        if (quarters > 4 * (uint64_t)FZ_ENERGY_MAX)
-            quarters = 4 * (uint64_t)FZ_ENERGY_MAX;
-    }
+    /* In quarters of FZ_ENERGY_BASE, by the schedule (fast unless -p says
+     * otherwise; schedule.h), from the facts it weighs. */
+    fz_sched_facts_t f = {.rarity = rarity, .id = e->id, .turns = e->turns, .depth = e->depth,
+                          .favored = e->favored, .was_fuzzed = e->was_fuzzed, .n = q->n,
+                          .n_favored = q->n_favored, .seen = q->seen, .n_seen = q->n_seen,
+                          .edge_freq = q->edge_freq};
+    uint64_t quarters = fz_schedule_quarters(q->schedule, &f);
+    /* Within what the line below can scale without overflow. */
+    if (quarters > 4 * (uint64_t)FZ_ENERGY_MAX)
+        quarters = 4 * (uint64_t)FZ_ENERGY_MAX;
     uint64_t n = quarters * FZ_ENERGY_BASE / 4;
     return n < FZ_ENERGY_MIN ? FZ_ENERGY_MIN : n > FZ_ENERGY_MAX ? FZ_ENERGY_MAX : (uint32_t)n;
 }

@@ -21,7 +21,7 @@
  * entry's rarity is the smallest count among its slots: an entry that alone
  * reaches some edge is the only door to what lies behind it.  New entries
  * and favored ones get more, and so do deep ones (finds of finds, many
- * steps from the seeds: AFL++'s depth factor, fz_schedule_depth_factor);
+ * steps from the seeds: AFL++'s depth factor, schedule.c);
  * entries fuzzed many times get less.  All inputs are counts, never times,
  * so the schedule is reproducible.
  */

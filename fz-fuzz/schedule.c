@@ -1,12 +1,24 @@
 /*
- * schedule.c - the -p power schedules other than fast (schedule.h), as a
- * hook fz_queue_energy calls with the fast schedule's answer.
+ * schedule.c - the power schedules (schedule.h): the default fast rule
+ * and the other -p schedules, each from the facts fz_queue_energy gives.
  */
 #include "fz-fuzz/schedule.h"
 
-/* The fast rule of queue.h in quarters, with its boost for new entries and
- * its cut for entries fuzzed many times each switchable (explore and seek
- * drop one each), and its depth factor. */
+/* The fast rule's multiplier for an entry's depth (AFL++'s steps, on the
+ * same count: seeds are depth 1): x1 up to depth 3, x2 from 4, x3 from 8,
+ * x4 from 14.  An entry many finds away from the seeds has passed checks
+ * its ancestors did not, and the candidates near it are the ones that
+ * can pass the next (zlib's dynamic Huffman tables: bench/README.md). */
+static uint64_t depth_factor(uint32_t depth)
+{
+    return depth < 4 ? 1 : depth < 8 ? 2 : depth < 14 ? 3 : 4;
+}
+
+/* The fast rule of queue.h in quarters of FZ_ENERGY_BASE: the base for a
+ * favored entry that alone reaches some edge, down to a quarter for one
+ * whose every edge many others reach; its boost for new entries and its
+ * cut for entries fuzzed many times each switchable (explore and seek drop
+ * one each); then the depth factor. */
 static uint64_t fast_without(const fz_sched_facts_t *f, int novelty, int decay)
 {
     uint32_t rarity = f->rarity;
@@ -19,18 +31,13 @@ static uint64_t fast_without(const fz_sched_facts_t *f, int novelty, int decay)
         quarters = (quarters + 1) / 2;
     if (decay && f->turns > 16)
         quarters = (quarters + 1) / 2;
-    return quarters * fz_schedule_depth_factor(f->depth);
-}
-
-uint64_t fz_schedule_depth_factor(uint32_t depth)
-{
-    return depth < 4 ? 1 : depth < 8 ? 2 : depth < 14 ? 3 : 4;
+    return quarters * depth_factor(f->depth);
 }
 
 uint64_t fz_schedule_quarters(int schedule, const fz_sched_facts_t *f)
 {
     uint32_t rarity = f->rarity;
-    uint64_t fast = f->fast;
+    uint64_t fast = fast_without(f, 1, 1);
     uint64_t r = rarity == UINT32_MAX || rarity == 0 ? 1 : rarity, t = (uint64_t)f->turns + 1;
     switch (schedule) {
     case FZ_SCHED_EXPLORE:
@@ -57,7 +64,7 @@ uint64_t fz_schedule_quarters(int schedule, const fz_sched_facts_t *f)
     }
     case FZ_SCHED_RARE:
         return rarity <= 1 ? UINT32_MAX : rarity <= 4 ? 8 : rarity <= 16 ? 4 : 0;
-    default:
+    default: /* FZ_SCHED_FAST */
         return fast;
     }
 }

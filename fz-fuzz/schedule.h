@@ -47,7 +47,6 @@ enum {
 typedef struct fz_sched_facts {
     uint32_t rarity; /* the fewest queue entries that reach one of the entry's
                         edges (UINT32_MAX without coverage) */
-    uint64_t fast;   /* the fast schedule's quarters for the entry */
     uint32_t id;     /* the entry's position in the queue */
     uint32_t turns;  /* turns it has had */
     uint32_t depth;  /* 1 for a seed, its parent's depth + 1 for a find */
@@ -62,12 +61,5 @@ typedef struct fz_sched_facts {
  * of FZ_ENERGY_BASE (fz_queue_energy keeps it within what it can scale
  * and turns it into candidates within FZ_ENERGY_MIN..FZ_ENERGY_MAX). */
 uint64_t fz_schedule_quarters(int schedule, const fz_sched_facts_t *f);
-
-/* The fast rule's multiplier for an entry's depth (AFL++'s steps, on the
- * same count: seeds are depth 1): x1 up to depth 3, x2 from 4, x3 from 8,
- * x4 from 14.  An entry many finds away from the seeds has passed checks
- * its ancestors did not, and the candidates near it are the ones that
- * can pass the next (zlib's dynamic Huffman tables: bench/README.md). */
-uint64_t fz_schedule_depth_factor(uint32_t depth);
 
 #endif
