@@ -1,7 +1,9 @@
 /*
  * schedule.h - the power schedules of -p: AFL++'s names mapped onto fz's
- * energy rule (fz_queue_energy in queue.c, whose rule is "fast"; queue.h
- * describes it).  docs/options.md says the same for users.  AFL++'s
+ * energy rule.  fz_queue_energy (queue.c) gathers an entry's facts and
+ * asks fz_schedule_quarters, which holds every rule, the default "fast"
+ * among them (queue.h describes it).  docs/options.md says the same for
+ * users.  AFL++'s
  * schedules also change how it picks the next entry; fz's walk stays the
  * round-robin of queue.h whatever -p says, so only the energy changes.
  *  fast    (the default) queue.h's rule: the rarer an entry's rarest edge,
