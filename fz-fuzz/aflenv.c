@@ -36,6 +36,8 @@ static const struct env_row afl_rows[] = {
     {"AFL_CUSTOM_MUTATOR_LIBRARY", FZ_ENV_HONOURED, "docs/custom-mutators.md"},
     {"AFL_CUSTOM_MUTATOR_ONLY", FZ_ENV_HONOURED, "docs/custom-mutators.md"},
     {"AFL_IGNORE_UNKNOWN_ENVS", FZ_ENV_HONOURED, "no warnings about unknown names"},
+    {"AFL_DISABLE_TRIM", FZ_ENV_HONOURED, "FZ_DISABLE_TRIM"},
+    {"AFL_NO_TRIM", FZ_ENV_HONOURED, "FZ_NO_TRIM"},
     /* What it asks for is what fz does anyway. */
     {"AFL_SKIP_CPUFREQ", FZ_ENV_NO_EFFECT, "fz never checks the CPU frequency governor"},
     {"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", FZ_ENV_NO_EFFECT, "fz never checks core_pattern"},
@@ -89,8 +91,6 @@ static const struct env_row afl_rows[] = {
     {"AFL_EXIT_WHEN_DONE", FZ_ENV_IGNORED, "use -V SECONDS or -E RUNS to end a campaign"},
     {"AFL_EXIT_ON_TIME", FZ_ENV_IGNORED, "use -V SECONDS or -E RUNS to end a campaign"},
     {"AFL_FORCE_UI", FZ_ENV_IGNORED, "fz draws its screen only on a terminal"},
-    {"AFL_DISABLE_TRIM", FZ_ENV_IGNORED, NO_TWEAK},
-    {"AFL_NO_TRIM", FZ_ENV_IGNORED, NO_TWEAK},
     {"AFL_NO_ARITH", FZ_ENV_IGNORED, NO_TWEAK},
     {"AFL_EXPAND_HAVOC_NOW", FZ_ENV_IGNORED, NO_TWEAK},
     {"AFL_SHUFFLE_QUEUE", FZ_ENV_IGNORED, NO_TWEAK},
@@ -191,6 +191,7 @@ static const char *const fz_names[] = {
     "FZ_RUNNER", "FZ_ROOT", "FZ_BIN", "FZ_PLUGIN", "FZ_BINDIR", "FZ_CC_FALLBACK_LOG",
     "FZ_CC_NO_FALLBACK", "FZ_TEST_CRASH", "FZ_TEST_MUT_LOG", "FZ_CUSTOM_MUTATOR",
     "FZ_CUSTOM_MUTATOR_LIBRARY", "FZ_CUSTOM_MUTATOR_ONLY", "FZ_NO_CUSTOM", "FZ_VALUE_PROFILE",
+    "FZ_DISABLE_TRIM", "FZ_NO_TRIM",
     "FZ_LF_DETECT_LEAKS", "FZ_LF_MALLOC_LIMIT_MB", "FZ_LF_RSS_LIMIT_MB",
 };
 

@@ -387,6 +387,8 @@ int fz_options_parse(fz_cfg_t *cfg, int argc, char **argv, char *err, size_t err
     cfg->debug_child = fz_env_flag("FZ_DEBUG_CHILD", "AFL_DEBUG_CHILD");
     cfg->until_crash = fz_env_flag("FZ_BENCH_UNTIL_CRASH", "AFL_BENCH_UNTIL_CRASH");
     cfg->value_profile = fz_env_flag("FZ_VALUE_PROFILE", NULL);
+    cfg->no_trim = fz_env_flag("FZ_DISABLE_TRIM", "AFL_DISABLE_TRIM") ||
+                   fz_env_flag("FZ_NO_TRIM", "AFL_NO_TRIM");
     err[0] = 0;
     if (sync_interval(cfg, err, errlen) != FZ_OPTIONS_OK ||
         hang_timeout(cfg, err, errlen) != FZ_OPTIONS_OK ||
@@ -451,6 +453,8 @@ void fz_options_usage(void *fp, const char *prog)
             "  FZ_NO_DIRECT=1    persistent targets built with fz-cc: use AFL++'s\n"
             "                    SIGSTOP protocol instead of the faster direct mode\n"
             "                    (fz's own: no AFL_ form)\n"
+            "  FZ_DISABLE_TRIM=1 keep each new queue entry as it was found: no\n"
+            "                    first-turn trim (FZ_NO_TRIM too)\n"
             "  FZ_HANG_TMOUT=MS  timeout of the run that confirms a hang before it is\n"
             "                    saved (default 1000, or -t when that is longer)\n"
             "  FZ_SYNC_SECS=N    -M/-S: seconds between syncs (default %d; the main\n"

@@ -53,6 +53,8 @@ typedef struct fz_cfg {
     int debug_child;        /* FZ_DEBUG_CHILD / AFL_DEBUG_CHILD: keep target output */
     int until_crash;        /* --until-crash, FZ_BENCH_UNTIL_CRASH / AFL_BENCH_UNTIL_CRASH:
                                stop at the first crash saved */
+    int no_trim;            /* FZ_DISABLE_TRIM / AFL_DISABLE_TRIM (or AFL_NO_TRIM): no
+                               first-turn trim, fz's nor a custom mutator's */
     int value_profile;      /* --value-profile, FZ_VALUE_PROFILE=1: comparison distances
                                as coverage (include/fz-cmplog.h) */
     const char *replay_dir; /* --replay DIR: run each file once and report */
