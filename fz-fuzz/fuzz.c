@@ -36,7 +36,7 @@ static void trim_entry(fz_state_t *st, fz_entry_t *e)
     fz_exec_t *x = &st->exec;
     e->trimmed = 1;
     if (st->cfg.no_trim || x->blind || e->len < 2 || fz_custom_trim(st, e))
-        return; /* an AFL++ custom mutator's trim replaces this one */
+        return; /* switched off, nothing to trim, or a custom mutator trimmed it */
     if (e->depth <= 1 && e->len < FZ_TRIM_MIN_BYTES)
         return;
     fz_exec_rec_t rec;
