@@ -68,11 +68,11 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
 
 void fz_exec_stop(fz_exec_t *x)
 {
-    for (int i = 0; i < FZ_EXEC_SUSPECTS; i++) {
-        free(x->sus[i].buf);
-        x->sus[i].buf = NULL;
-        x->sus[i].len = x->sus[i].cap = 0;
-    }
+    free(x->sus_bytes);
+    free(x->sus);
+    x->sus_bytes = NULL;
+    x->sus = NULL;
+    x->sus_n = 0;
     for (int k = 0; k < FZ_VIRGIN_KINDS; k++) {
         if (!x->fs || x->virgin[k] != x->fs->shm.virgin)
             free(x->virgin[k]);
@@ -89,6 +89,7 @@ void fz_exec_stop(fz_exec_t *x)
 int fz_exec_restart(fz_exec_t *x, char *err, size_t errlen)
 {
     x->batch_n = x->batch_used = 0;
+    x->sus_n = x->broke_n = 0; /* nothing run before can kill the new forkserver */
     int rc = fz_fsrv_restart(x->fs, err, errlen);
     x->batch = x->fs->batch;
     return rc;
@@ -133,25 +134,39 @@ static fz_run_result_t finish(fz_exec_t *x, fz_exec_rec_t *rec)
 }
 
 /* Direct mode: keeps the input of the run about to start among the
- * suspects (a slot that cannot grow is left empty). */
+ * suspects, dropping the oldest ones it overwrites (none are kept when
+ * there is no memory for them). */
 static void suspect(fz_exec_t *x, const uint8_t *buf, size_t len)
 {
-    struct fz_exec_suspect *s = &x->sus[x->sus_next];
-    x->sus_next = (x->sus_next + 1) % FZ_EXEC_SUSPECTS;
-    if (len > FZ_MAX_INPUT)
-        len = FZ_MAX_INPUT;
-    if (len > s->cap) {
-        uint32_t cap = len < 256 ? 256 : (uint32_t)len;
-        uint8_t *p = realloc(s->buf, cap);
-        if (!p) {
-            s->len = 0;
+    const uint64_t cap = FZ_EXEC_SUSPECT_BYTES;
+    if (!x->sus_bytes) {
+        x->sus_bytes = malloc(cap);
+        x->sus = malloc(FZ_EXEC_SUSPECTS * sizeof x->sus[0]);
+        x->sus_first = x->sus_n = 0;
+        if (!x->sus_bytes || !x->sus) {
+            free(x->sus_bytes);
+            free(x->sus);
+            x->sus_bytes = NULL;
+            x->sus = NULL;
             return;
         }
-        s->buf = p;
-        s->cap = cap;
     }
-    memcpy(s->buf, buf, len);
-    s->len = (uint32_t)len;
+    if (len > FZ_MAX_INPUT)
+        len = FZ_MAX_INPUT;
+    uint64_t at = x->sus_end;
+    if (at % cap + len > cap)
+        at += cap - at % cap; /* to the start of sus_bytes */
+    /* The stream's last cap bytes end at at + len: a record that starts
+     * before them is overwritten. */
+    while (x->sus_n && (x->sus_n == FZ_EXEC_SUSPECTS || x->sus[x->sus_first].at + cap < at + len)) {
+        x->sus_first = (x->sus_first + 1) % FZ_EXEC_SUSPECTS;
+        x->sus_n--;
+    }
+    memcpy(x->sus_bytes + at % cap, buf, len);
+    x->sus[(x->sus_first + x->sus_n) % FZ_EXEC_SUSPECTS] =
+        (struct fz_exec_suspect){.at = at, .len = (uint32_t)len};
+    x->sus_n++;
+    x->sus_end = at + len;
 }
 
 fz_run_result_t fz_exec_run(fz_exec_t *x, const uint8_t *buf, size_t len, uint32_t timeout_ms,
@@ -215,16 +230,16 @@ int fz_exec_batch_add(fz_exec_t *x, const uint8_t *buf, uint32_t len)
         return -1;
     if (len > FZ_MAX_INPUT)
         len = FZ_MAX_INPUT;
-    if (x->batch_n >= FZ_BATCH_MAX || len > FZ_BATCH_DATA / 2 - x->batch_used)
+    if (x->batch_n >= FZ_BATCH_MAX || len > FZ_BATCH_DATA - x->batch_used)
         return -1;
-    b->off[x->batch_n] = x->half * (FZ_BATCH_DATA / 2) + x->batch_used;
+    b->off[x->batch_n] = x->batch_used;
     b->len[x->batch_n] = len;
     if (len)
         memcpy(b->data + b->off[x->batch_n], buf, len);
     /* 8-byte aligned starts keep the target's copy fast. */
     x->batch_used += (len + 7u) & ~7u;
-    if (x->batch_used > FZ_BATCH_DATA / 2)
-        x->batch_used = FZ_BATCH_DATA / 2;
+    if (x->batch_used > FZ_BATCH_DATA)
+        x->batch_used = FZ_BATCH_DATA;
     x->batch_n++;
     return 0;
 }
@@ -243,14 +258,6 @@ const uint8_t *fz_exec_batch_input(const fz_exec_t *x, uint32_t i, uint32_t *len
 
 void fz_exec_batch_clear(fz_exec_t *x)
 {
-    /* The next batch fills the other half of the data area, so this one's
-     * inputs stay there as suspects for fz_exec_find_killer. */
-    if (x->seg && x->batch_n) {
-        memcpy(x->prev_off, x->seg->off, x->batch_n * sizeof x->prev_off[0]);
-        memcpy(x->prev_len, x->seg->len, x->batch_n * sizeof x->prev_len[0]);
-        x->prev_n = x->batch_n;
-        x->half ^= 1;
-    }
     x->batch_n = x->batch_used = 0;
 }
 
@@ -263,9 +270,9 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
     if (rec->result == FZ_RUN_ERROR) {
         /* The forkserver died during the batch.  Its child learns of that
          * only when the kernel gets round to killing it (PDEATHSIG), and
-         * on a busy machine it runs on through more than
-         * FZ_EXEC_SUSPECTS inputs first: every run of this batch is a
-         * suspect, and the segment still holds them all. */
+         * on a busy machine it runs on through hundreds of inputs first:
+         * every run of this batch is a suspect, and the segment still
+         * holds them all. */
         x->broke_from = from;
         x->broke_n = *at - from + 1;
         return finish(x, rec);
@@ -274,8 +281,7 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
      * keeps them until the next batch).  A broken batch before them is
      * not the last any more. */
     x->broke_n = 0;
-    uint32_t first = *at - from >= FZ_EXEC_SUSPECTS ? *at - FZ_EXEC_SUSPECTS + 1 : from;
-    for (uint32_t i = first; i <= *at; i++) {
+    for (uint32_t i = from; i <= *at; i++) {
         uint32_t len;
         const uint8_t *buf = fz_exec_batch_input(x, i, &len);
         suspect(x, buf, len);
@@ -308,26 +314,20 @@ const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t le
     x->batch = x->fs->batch; /* none without direct mode */
     if (rc)
         return buf;
-    /* Oldest first: the ring's runs, the previous batch's (the killer's
-     * batch may have answered in full before the child died), then the
-     * broken batch's. */
+    /* Newest first: the broken batch's runs, then the runs kept. */
     const uint8_t *found = NULL;
-    uint32_t prev_n = x->prev_n;
-    for (uint32_t k = 0; k < FZ_EXEC_SUSPECTS + prev_n + broke_n && !found; k++) {
+    uint32_t kept = x->sus ? x->sus_n : 0;
+    for (uint32_t k = 0; k < broke_n + kept && !found; k++) {
         const uint8_t *s;
         uint32_t n;
-        if (k < FZ_EXEC_SUSPECTS) {
-            const struct fz_exec_suspect *r = &x->sus[(x->sus_next + k) % FZ_EXEC_SUSPECTS];
-            s = r->buf;
-            n = r->len;
-        } else if (k < FZ_EXEC_SUSPECTS + prev_n) {
-            s = x->seg->data + x->prev_off[k - FZ_EXEC_SUSPECTS];
-            n = x->prev_len[k - FZ_EXEC_SUSPECTS] & ~FZ_BATCH_CUSTOM;
+        if (k < broke_n) {
+            s = fz_exec_batch_input(x, broke_from + broke_n - 1 - k, &n);
         } else {
-            s = fz_exec_batch_input(x, broke_from + k - FZ_EXEC_SUSPECTS - prev_n, &n);
+            const struct fz_exec_suspect *r =
+                &x->sus[(x->sus_first + kept - 1 - (k - broke_n)) % FZ_EXEC_SUSPECTS];
+            s = x->sus_bytes + r->at % FZ_EXEC_SUSPECT_BYTES;
+            n = r->len;
         }
-        if (!s)
-            continue;
         rc = kills(x, s, n, err, sizeof err);
         if (rc < 0)
             break;

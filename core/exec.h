@@ -49,11 +49,14 @@ typedef enum {
     FZ_VIRGIN_KINDS
 } fz_virgin_kind_t;
 
-/* Runs whose inputs direct mode keeps for fz_exec_find_killer: a child
- * that made the target kill its forkserver was seen to finish dozens of
- * runs more (the dying forkserver's exit takes a while on a busy machine)
- * before it died with it. */
-#define FZ_EXEC_SUSPECTS 64
+/* The runs whose inputs direct mode keeps for fz_exec_find_killer, bounded
+ * by count and by bytes.  A child whose input made the target kill its
+ * forkserver goes on answering until the kernel has the forkserver exit
+ * and PR_SET_PDEATHSIG kills the child too; on a busy machine that was
+ * seen to take more than 64 runs.  The byte bound holds at least eight
+ * inputs of the largest size. */
+#define FZ_EXEC_SUSPECTS 4096u
+#define FZ_EXEC_SUSPECT_BYTES (8u * FZ_MAX_INPUT)
 
 /* fz_exec_start flags. */
 #define FZ_EXEC_VIRGIN 1 /* keep virgin maps and judge every run (fz-fuzz) */
@@ -107,20 +110,22 @@ typedef struct fz_exec {
     uint32_t batch_n;    /* inputs in it */
     uint32_t batch_used; /* bytes of batch->data in use */
     fz_batch_t *seg;     /* the batch segment (include/fz-protocol.h), NULL without batches */
-    /* Direct mode: the inputs of the last FZ_EXEC_SUSPECTS runs (a ring),
-     * the suspects of fz_exec_find_killer. */
+    /* Direct mode: the inputs of the last runs since the forkserver
+     * started, the suspects of fz_exec_find_killer.  The inputs follow one
+     * another in an endless stream of bytes, of which sus_bytes holds the
+     * last FZ_EXEC_SUSPECT_BYTES (an input never wraps round its end);
+     * sus is a ring of up to FZ_EXEC_SUSPECTS records, oldest at
+     * sus_first.  Both are allocated at the first direct run. */
+    uint8_t *sus_bytes;
     struct fz_exec_suspect {
-        uint8_t *buf;
-        uint32_t len, cap;
-    } sus[FZ_EXEC_SUSPECTS];
-    uint32_t sus_next; /* the slot the next run's input goes to */
+        uint64_t at; /* where the input starts in the stream */
+        uint32_t len;
+    } *sus;
+    uint32_t sus_first, sus_n;
+    uint64_t sus_end; /* where the next input goes in the stream */
     /* A batch that ended with the forkserver's death: its runs broke_from ..
      * + broke_n - 1, still in the segment, are suspects too (broke_n 0: none). */
     uint32_t broke_from, broke_n;
-    /* The batch before the current one: its inputs stay in the half of the
-     * data area the current batch does not use (half: the current one's). */
-    uint32_t half, prev_n;
-    uint32_t prev_off[FZ_BATCH_MAX], prev_len[FZ_BATCH_MAX];
     /* The client's counters as the last run left them (they stay after
      * fz_exec_stop): fz_exec_execs, fz_exec_last_us. */
     uint64_t execs;
@@ -202,14 +207,16 @@ fz_run_result_t fz_exec_run_batch(fz_exec_t *x, uint32_t from, uint32_t n, fz_ex
  * the input of that run (buf).  In direct mode (a persistent fz target)
  * the child answers for itself and can go on answering for a while after
  * its input killed the forkserver, until it dies with it: the killer is
- * one of the last FZ_EXEC_SUSPECTS runs (batch runs included) or, when a
- * batch broke, any run of that batch (a child can get through hundreds of
- * batch inputs before the kernel kills it).  Those are run again, oldest
- * first, on a new forkserver that speaks AFL++'s SIGSTOP
- * protocol, where the forkserver itself reports every run and a kill
- * shows at once; the first that kills it is the one: returns it (its
- * length in *out_len), or buf when none does.  The forkserver is left
- * stopped or running; the caller ends the campaign. */
+ * one of the runs kept since the forkserver started (batch runs included;
+ * FZ_EXEC_SUSPECTS, FZ_EXEC_SUSPECT_BYTES) or, when a batch broke, any
+ * run of that batch (a child can get through hundreds of batch inputs
+ * before the kernel kills it).  Those are run again, newest first (the
+ * killer is a few runs back, the runs kept go back thousands), on a new
+ * forkserver that speaks AFL++'s SIGSTOP protocol, where the forkserver
+ * itself reports every run and a kill shows at once; the first that kills
+ * it is the one: returns it (its length in *out_len), or buf when none
+ * does.  The forkserver is left stopped or running; the caller ends the
+ * campaign. */
 const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t len,
                                    uint32_t *out_len);
 

@@ -119,34 +119,50 @@ mkdir sk && printf Kx >sk/k && printf aaaa >sk/a
 expect "seed that kills" 3 "seed 'k' kills the forkserver" fz-fuzz -q -s 1 -E 300 -i sk -o seedk -- ./fk sync @@
 
 # Persistent (__AFL_LOOP, direct mode) and libFuzzer-harness targets: the
-# child answers for itself and may die with its forkserver only after its
-# answer, so the killer can be the run before; it is found by running the
-# suspects again.  Several seeds, since the timing varies.
-cat >pk.c <<'EOT'
+# child answers for itself and dies with its forkserver only when the
+# kernel gets round to it (PR_SET_PDEATHSIG), so the killer can be
+# hundreds of runs back on a busy machine; it is found by running the
+# suspects again, on a forkserver that reports every run.  These targets
+# make that late death certain: the child turns its death signal off
+# before it kills its forkserver and answers 300 more runs (the old
+# history of 64 runs lost the killer then).  Several seeds, since the
+# timing varies.
+cat >late.h <<'EOT'
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
+/* One run: 'K' kills the forkserver; the child dies 300 runs later. */
+static void late_kill(const unsigned char *buf, long n)
+{
+    static int left;
+    if (left && --left == 0)
+        _exit(0);
+    if (!left && n >= 1 && buf[0] == 'K') {
+        prctl(PR_SET_PDEATHSIG, 0);
+        kill(getppid(), SIGKILL);
+        left = 300;
+    }
+}
+EOT
+cat >pk.c <<'EOT'
+#include "late.h"
 __AFL_FUZZ_INIT();
 int main(void)
 {
     __AFL_INIT();
     unsigned char *buf = __AFL_FUZZ_TESTCASE_BUF;
-    while (__AFL_LOOP(10000)) {
-        int n = __AFL_FUZZ_TESTCASE_LEN;
-        if (n >= 1 && buf[0] == 'K')
-            kill(getppid(), SIGKILL);
-    }
+    while (__AFL_LOOP(10000))
+        late_kill(buf, __AFL_FUZZ_TESTCASE_LEN);
     return 0;
 }
 EOT
 cat >lk.c <<'EOT'
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <unistd.h>
+#include "late.h"
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
-    if (n >= 1 && d[0] == 'K')
-        kill(getppid(), SIGKILL);
+    late_kill(d, (long)n);
     return 0;
 }
 EOT
