@@ -66,13 +66,19 @@ int fz_exec_start(fz_exec_t *x, const fz_fsrv_cfg_t *cfg, int flags, char *err, 
     return 0;
 }
 
-void fz_exec_stop(fz_exec_t *x)
+/* Lets go of the suspects' memory (suspect() allocates it again). */
+static void suspects_free(fz_exec_t *x)
 {
     free(x->sus_bytes);
     free(x->sus);
     x->sus_bytes = NULL;
     x->sus = NULL;
-    x->sus_n = 0;
+    x->sus_first = x->sus_n = 0;
+}
+
+void fz_exec_stop(fz_exec_t *x)
+{
+    suspects_free(x);
     for (int k = 0; k < FZ_VIRGIN_KINDS; k++) {
         if (!x->fs || x->virgin[k] != x->fs->shm.virgin)
             free(x->virgin[k]);
@@ -144,10 +150,7 @@ static void suspect(fz_exec_t *x, const uint8_t *buf, size_t len)
         x->sus = malloc(FZ_EXEC_SUSPECTS * sizeof x->sus[0]);
         x->sus_first = x->sus_n = 0;
         if (!x->sus_bytes || !x->sus) {
-            free(x->sus_bytes);
-            free(x->sus);
-            x->sus_bytes = NULL;
-            x->sus = NULL;
+            suspects_free(x);
             return;
         }
     }
@@ -316,7 +319,7 @@ const uint8_t *fz_exec_find_killer(fz_exec_t *x, const uint8_t *buf, uint32_t le
         return buf;
     /* Newest first: the broken batch's runs, then the runs kept. */
     const uint8_t *found = NULL;
-    uint32_t kept = x->sus ? x->sus_n : 0;
+    uint32_t kept = x->sus_n; /* 0 while nothing is allocated */
     for (uint32_t k = 0; k < broke_n + kept && !found; k++) {
         const uint8_t *s;
         uint32_t n;
