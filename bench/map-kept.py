@@ -17,23 +17,9 @@ compares is two fz builds against the same inputs (bench/README.md,
 "how fine the GCC map is", session 28).
 """
 import os
-import subprocess
 import sys
 
-
-def features(showmap, build, path, stdin):
-    cmd = [showmap, "-q", "-o", "-", "--", build]
-    if stdin:
-        with open(path, "rb") as f:
-            out = subprocess.run(cmd, stdin=f, capture_output=True, text=True).stdout
-    else:
-        out = subprocess.run(cmd + [path], capture_output=True, text=True).stdout
-    got = set()
-    for word in out.split():
-        slot, _, bucket = word.partition(":")
-        if bucket:
-            got.add((int(slot), int(bucket)))
-    return got
+from fzmap import features, showmap as find_showmap
 
 
 def main(argv):
@@ -43,10 +29,7 @@ def main(argv):
     if len(argv) < 2:
         sys.exit("usage: bench/map-kept.py [-s] QUEUE_DIR BUILD...")
     queue, builds = argv[0], argv[1:]
-    here = os.path.dirname(os.path.abspath(__file__))
-    showmap = os.path.join(here, "..", "bin", "fz-showmap")
-    if not os.access(showmap, os.X_OK):
-        sys.exit("map-kept.py: bin/fz-showmap not built (run make)")
+    showmap = find_showmap(__file__)
     files = [os.path.join(queue, f) for f in sorted(os.listdir(queue))
              if os.path.isfile(os.path.join(queue, f)) and not f.startswith(".")]
     print(f"{'build':<40} {'entries':>8} {'kept':>6} {'features':>9}")
