@@ -71,11 +71,13 @@
  *     counter accesses use an alias set of their own so they do not force
  *     the user's values to be reloaded from memory.
  *
- *  3a. FZ_LOOP_TRIPS=1 (off by default): per loop, a counter of the back
- *     edges taken since the loop was entered (a PHI in its header), and on
- *     each exit edge the increment of one of 16 slots of that exit chosen
- *     by the count (exact below 8, then one per power of two); see
- *     insert_loop_trips and docs/coverage.md "Loop trip counts".
+ *  3a. FZ_LOOP_TRIPS=counted or 1 (off by default): per loop, a counter of
+ *     the back edges taken since the loop was entered (a PHI in its
+ *     header), and on each exit edge the increment of one of 16 slots of
+ *     that exit chosen by the count (exact below 8, then one per power of
+ *     two).  "counted" only takes loops of a constant count, and only
+ *     their early exits; 1 takes every loop.  See insert_loop_trips and
+ *     docs/coverage.md "Loop trip counts".
  *
  *  4. Per module, when N > 0 (emitted at the end of the translation unit,
  *     when N is known), all with internal linkage:
@@ -152,6 +154,9 @@
 #include "ggc.h"
 #include "gtype-desc.h"
 #include "cfgloop.h"
+#include "tree-ssa-loop.h"
+#include "tree-ssa-loop-niter.h"
+#include "tree-scalar-evolution.h"
 #include "builtins.h"
 #include "tree-cfg.h"
 
@@ -162,6 +167,15 @@ int plugin_is_GPL_compatible = 1;
 namespace
 {
 
+/* Which loops get trip-count slots on their exits (FZ_LOOP_TRIPS; see
+ * insert_loop_trips). */
+enum loop_trips {
+    TRIPS_OFF,     /* none (FZ_LOOP_TRIPS=0) */
+    TRIPS_COUNTED, /* the early exits of loops that go round a constant
+                    * number of times (FZ_LOOP_TRIPS=counted) */
+    TRIPS_ALL,     /* every exit of every loop (FZ_LOOP_TRIPS=1) */
+};
+
 /* Everything the plugin knows about the translation unit being compiled.
  * One instance per compiler process, reached through the pass object and
  * the callbacks' user data. */
@@ -169,7 +183,7 @@ struct fz_state {
     fz_denylist_t deny;
     bool quiet;
     bool prune;        /* the pruning rule is on (FZ_NO_PRUNE unset) */
-    bool trips;        /* loop trip-count slots on loop exits (FZ_LOOP_TRIPS=1) */
+    loop_trips trips;  /* which loop exits get trip-count slots (FZ_LOOP_TRIPS) */
     bool tu_denied;    /* the main source file is on the deny-list */
     bool frozen;       /* N is fixed; functions added from now on are ours */
     unsigned slots;    /* N: slots handed out so far */
@@ -548,22 +562,84 @@ void insert_increment(tree ctr_t, tree p, basic_block bb, unsigned k)
     gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
 }
 
-/* Loop trip counts (FZ_LOOP_TRIPS=1; off by default).  clang unrolls and
- * vectorizes loops before its pass runs, so a clang map tells apart how
- * many times a loop went round (modulo the unroll factor and vector
- * width); GCC unrolls after our pass, and a back edge's counter only holds
- * the sum over every time the loop ran in the run.  So per loop: a
- * counter i of the back edges taken since the loop was entered (a PHI in
- * the header: 0 from outside the loop, i + 1 round a back edge), and on
- * each exit edge one of the exit's TRIP_SLOTS slots is bumped, chosen by i:
- * i itself below 8, then one slot per power of two (8-15, 16-31, ...,
- * 1024 and more):
+/* Loop trip counts (FZ_LOOP_TRIPS).  clang unrolls and vectorizes loops
+ * before its pass runs, so a clang map tells apart how many times a loop
+ * went round (modulo the unroll factor and vector width); GCC unrolls after
+ * our pass, and a back edge's counter only holds the sum over every time
+ * the loop ran in the run.  So per loop: a counter i of the back edges
+ * taken since the loop was entered (a PHI in the header: 0 from outside
+ * the loop, i + 1 round a back edge), and on each exit edge one of the
+ * exit's TRIP_SLOTS slots is bumped, chosen by i: i itself below 8, then
+ * one slot per power of two (8-15, 16-31, ..., 1024 and more):
  *     b = i < 8 ? i : min(36 - clz(i | 8), 15)
  * Exits to the function's end (a return inside the loop), EH, abnormal
  * and asm-goto edges, and loops entered by an abnormal or EH edge are left
- * alone.  Returns true when it queued code on an edge (the caller
- * commits). */
+ * alone.
+ *
+ * TRIPS_ALL does that for every loop.  TRIPS_COUNTED only for the loops
+ * whose count GCC knows at compile time, the ones clang unrolls in full
+ * (a search over the 15 code lengths, a check over 4 header bytes): only
+ * their early exits get slots (the exit taken after the full count says
+ * nothing new), and below 16 rounds each count gets its own slot, as in
+ * the fully unrolled code.  Such loops are few, so the map grows by a few
+ * per cent where every loop would cost a third more.
+ *
+ * Returns true when it queued code on an edge (the caller commits). */
 const unsigned TRIP_SLOTS = 16, TRIP_EXACT = 8;
+
+/* The exit a loop leaves by after its full count when GCC knows that count
+ * as a constant, or NULL; *small tells whether the count is below
+ * TRIP_SLOTS.  Needs the scalar evolution set up (insert_loop_trips). */
+edge constant_count_exit(class loop *lp, bool *small)
+{
+    edge x = NULL;
+    if (!lp->latch)
+        return NULL;
+    tree n = find_loop_niter(lp, &x);
+    if (!x || TREE_CODE(n) != INTEGER_CST)
+        return NULL;
+    *small = tree_fits_uhwi_p(n) && tree_to_uhwi(n) < TRIP_SLOTS;
+    return x;
+}
+
+/* The statements that bump slot base + b of the TRIP_SLOTS slots at base,
+ * b chosen by the trip count i as above, or b = min(i, 15) when the loop's
+ * count is known to be below 16 (exact). */
+gimple_seq trip_slot_seq(tree ctr_t, tree p, tree i, unsigned base, bool exact)
+{
+    tree ut = unsigned_type_node;
+    gimple_seq seq = NULL;
+    tree b = make_ssa_name(ut);
+    if (exact) {
+        gimple_seq_add_stmt(&seq,
+                            gimple_build_assign(b, MIN_EXPR, i, build_int_cst(ut, TRIP_SLOTS - 1)));
+    } else {
+        tree or8 = make_ssa_name(ut);
+        gimple_seq_add_stmt(&seq,
+                            gimple_build_assign(or8, BIT_IOR_EXPR, i, build_int_cst(ut, TRIP_EXACT)));
+        tree clz = make_ssa_name(integer_type_node);
+        gcall *c = gimple_build_call(builtin_decl_explicit(BUILT_IN_CLZ), 1, or8);
+        gimple_call_set_lhs(c, clz);
+        gimple_seq_add_stmt(&seq, c);
+        tree clzu = make_ssa_name(ut);
+        gimple_seq_add_stmt(&seq, gimple_build_assign(clzu, NOP_EXPR, clz));
+        tree lg = make_ssa_name(ut);
+        gimple_seq_add_stmt(&seq, gimple_build_assign(lg, MINUS_EXPR, build_int_cst(ut, 36), clzu));
+        tree lgm = make_ssa_name(ut);
+        gimple_seq_add_stmt(
+            &seq, gimple_build_assign(lgm, MIN_EXPR, lg, build_int_cst(ut, TRIP_SLOTS - 1)));
+        tree small = make_ssa_name(boolean_type_node);
+        gimple_seq_add_stmt(&seq,
+                            gimple_build_assign(small, LT_EXPR, i, build_int_cst(ut, TRIP_EXACT)));
+        gimple_seq_add_stmt(&seq, gimple_build_assign(b, COND_EXPR, small, i, lgm));
+    }
+    tree off = make_ssa_name(sizetype);
+    gimple_seq_add_stmt(&seq, gimple_build_assign(off, NOP_EXPR, b));
+    tree q = make_ssa_name(TREE_TYPE(p));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(q, POINTER_PLUS_EXPR, p, off));
+    add_increment(&seq, ctr_t, q, base);
+    return seq;
+}
 
 bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
 {
@@ -571,10 +647,17 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
         return false;
     if (loops_state_satisfies_p(fn, LOOPS_NEED_FIXUP))
         fix_loop_structure(NULL);
+    bool counted = st->trips == TRIPS_COUNTED;
+    if (counted) {
+        /* find_loop_niter wants preheaders, simple latches and recorded
+         * exits, and the scalar evolution; both are torn down below. */
+        loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+        scev_initialize();
+    }
     bool queued = false;
     tree ut = unsigned_type_node;
-    for (auto loop : loops_list(fn, 0)) {
-        basic_block h = loop->header;
+    for (auto lp : loops_list(fn, 0)) {
+        basic_block h = lp->header;
         if (!h || h == ENTRY_BLOCK_PTR_FOR_FN(fn) || block_denied(st, h))
             continue;
         bool ok = true;
@@ -585,9 +668,13 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
             ok = false;
         if (!ok)
             continue;
+        edge full = NULL; /* the exit after the full count (TRIPS_COUNTED) */
+        bool exact = false;
+        if (counted && !(full = constant_count_exit(lp, &exact)))
+            continue;
         auto_vec<edge> used;
-        for (edge x : get_loop_exit_edges(loop)) {
-            if (x->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE) ||
+        for (edge x : get_loop_exit_edges(lp)) {
+            if (x == full || x->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE) ||
                 x->dest == EXIT_BLOCK_PTR_FOR_FN(fn))
                 continue;
             gimple *last = last_stmt(x->src);
@@ -603,43 +690,21 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
         tree next = make_ssa_name(ut);
         gphi *phi = create_phi_node(i, h);
         FOR_EACH_EDGE(e, ei, h->preds)
-        add_phi_arg(phi, flow_bb_inside_loop_p(loop, e->src) ? next : build_zero_cst(ut), e,
+        add_phi_arg(phi, flow_bb_inside_loop_p(lp, e->src) ? next : build_zero_cst(ut), e,
                     UNKNOWN_LOCATION);
         gimple_stmt_iterator gsi = gsi_after_labels(h);
         gsi_insert_before(&gsi, gimple_build_assign(next, PLUS_EXPR, i, build_one_cst(ut)),
                           GSI_SAME_STMT);
 
         for (edge x : used) {
-            gimple_seq seq = NULL;
-            tree or8 = make_ssa_name(ut);
-            gimple_seq_add_stmt(
-                &seq, gimple_build_assign(or8, BIT_IOR_EXPR, i, build_int_cst(ut, TRIP_EXACT)));
-            tree clz = make_ssa_name(integer_type_node);
-            gcall *c = gimple_build_call(builtin_decl_explicit(BUILT_IN_CLZ), 1, or8);
-            gimple_call_set_lhs(c, clz);
-            gimple_seq_add_stmt(&seq, c);
-            tree clzu = make_ssa_name(ut);
-            gimple_seq_add_stmt(&seq, gimple_build_assign(clzu, NOP_EXPR, clz));
-            tree lg = make_ssa_name(ut);
-            gimple_seq_add_stmt(&seq,
-                                gimple_build_assign(lg, MINUS_EXPR, build_int_cst(ut, 36), clzu));
-            tree lgm = make_ssa_name(ut);
-            gimple_seq_add_stmt(
-                &seq, gimple_build_assign(lgm, MIN_EXPR, lg, build_int_cst(ut, TRIP_SLOTS - 1)));
-            tree small = make_ssa_name(boolean_type_node);
-            gimple_seq_add_stmt(
-                &seq, gimple_build_assign(small, LT_EXPR, i, build_int_cst(ut, TRIP_EXACT)));
-            tree b = make_ssa_name(ut);
-            gimple_seq_add_stmt(&seq, gimple_build_assign(b, COND_EXPR, small, i, lgm));
-            tree off = make_ssa_name(sizetype);
-            gimple_seq_add_stmt(&seq, gimple_build_assign(off, NOP_EXPR, b));
-            tree q = make_ssa_name(TREE_TYPE(p));
-            gimple_seq_add_stmt(&seq, gimple_build_assign(q, POINTER_PLUS_EXPR, p, off));
-            add_increment(&seq, ctr_t, q, st->slots);
+            gsi_insert_seq_on_edge(x, trip_slot_seq(ctr_t, p, i, st->slots, exact));
             st->slots += TRIP_SLOTS;
-            gsi_insert_seq_on_edge(x, seq);
             queued = true;
         }
+    }
+    if (counted) {
+        scev_finalize();
+        loop_optimizer_finalize();
     }
     return queued;
 }
@@ -698,7 +763,7 @@ struct fz_pass : gimple_opt_pass {
         tree ctr_t = counter_type(st);
         for (basic_block b : chosen)
             insert_increment(ctr_t, p, b, st->slots++);
-        if (st->trips && insert_loop_trips(st, fn, ctr_t, p))
+        if (st->trips != TRIPS_OFF && insert_loop_trips(st, fn, ctr_t, p))
             gsi_commit_edge_inserts();
         gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fn)),
                                      gimple_build_assign(p, area));
@@ -791,11 +856,29 @@ bool env_flag(const char *name)
     return v && *v && strcmp(v, "0") != 0;
 }
 
+/* FZ_LOOP_TRIPS: unset, empty, 0 or off; counted; 1 or all.  Says what is
+ * wrong and returns false on anything else. */
+bool loop_trips_from_env(loop_trips *out)
+{
+    const char *v = getenv("FZ_LOOP_TRIPS");
+    if (!v || !*v || !strcmp(v, "0") || !strcmp(v, "off"))
+        *out = TRIPS_OFF;
+    else if (!strcmp(v, "counted"))
+        *out = TRIPS_COUNTED;
+    else if (!strcmp(v, "1") || !strcmp(v, "all"))
+        *out = TRIPS_ALL;
+    else {
+        fprintf(stderr, "fz-cc: error: FZ_LOOP_TRIPS=%s: expected 0, counted or 1\n", v);
+        return false;
+    }
+    return true;
+}
+
 struct plugin_info fz_plugin_info = {
     "fz",
     "fz edge-coverage instrumentation (see docs/coverage.md); FZ_QUIET=1 silences the report, "
     "FZ_DENYLIST=file skips functions and files, FZ_NO_PRUNE=1 counts every block the first rule "
-    "picks, FZ_LOOP_TRIPS=1 adds loop trip-count slots, FZ_NO_CMP=1 leaves comparisons unhooked",
+    "picks, FZ_LOOP_TRIPS=counted|1 adds loop trip-count slots, FZ_NO_CMP=1 leaves comparisons unhooked",
 };
 
 /* The GCC this plugin was compiled for.  The two macros exist only so that
@@ -880,7 +963,10 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
     fz_state *st = new fz_state();
     st->quiet = env_flag("FZ_QUIET");
     st->prune = !env_flag("FZ_NO_PRUNE");
-    st->trips = env_flag("FZ_LOOP_TRIPS");
+    if (!loop_trips_from_env(&st->trips)) {
+        delete st;
+        return 1;
+    }
     char err[1024];
     if (fz_denylist_from_env(&st->deny, err, sizeof(err)) != 0) {
         fprintf(stderr, "fz-cc: error: %s\n", err);

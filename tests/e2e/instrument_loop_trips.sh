@@ -5,6 +5,12 @@
 # a loop the same number of times in all but in differently long goes
 # (words "aa aa aa aa" against "a a a aaaaa": 8 letters in 4 words each),
 # which the default map, hit-count buckets included, does not.
+# FZ_LOOP_TRIPS=counted: 16 slots only on the early exit of a loop of a
+# constant count (the search for the longest code length in a table of 16
+# counts), one slot per count below 16, so a map tells apart a search that
+# stopped after 4 rounds from one that stopped after 5, and after 8 from
+# after 9; loops whose count GCC cannot know get none.  Any other value is
+# refused with a one-line error.
 . "$(dirname "$0")/../lib.sh"
 
 [ -x "$FZ_BIN/fz-showmap" ] || fz_skip "bin/fz-showmap is not built"
@@ -52,6 +58,26 @@ int main(void)
 }
 SRC
 
+cat >"$T/maxlen.c" <<'SRC'
+#include <stdio.h>
+/* the longest code length in use, as inflate's table builder finds it: a
+ * loop of a constant count left early by a break */
+int main(void)
+{
+    unsigned char buf[64];
+    size_t n = fread(buf, 1, sizeof(buf), stdin);
+    unsigned count[16] = {0};
+    for (size_t k = 0; k < n; k++)
+        count[buf[k] & 15]++;
+    int max;
+    for (max = 15; max >= 1; max--)
+        if (count[max] != 0)
+            break;
+    printf("longest %d\n", max);
+    return 0;
+}
+SRC
+
 slots() { sed -n 's/^fz-cc: \([0-9][0-9]*\) edges instrumented in .*/\1/p' "$1"; }
 
 for opt in -O0 -O2; do
@@ -82,3 +108,32 @@ for opt in -O0 -O2; do
         fail "$opt: FZ_LOOP_TRIPS=1 maps differ for inputs that take the same paths"
     ok "$opt: $b -> $t slots; the same output; trip counts told apart"
 done
+
+# map BIN INPUT (printf format): the map with hit-count buckets
+mapf() { printf "$2" | "$FZ_BIN/fz-showmap" -q -o - -- "$1" 2>/dev/null; }
+for opt in -O0 -O2; do
+    FZ_QUIET= fzcc $opt "$T/maxlen.c" -o "$T/mbase" 2>"$T/mbase.rep" || fail "fz-cc build failed"
+    FZ_QUIET= FZ_LOOP_TRIPS=counted fzcc $opt "$T/maxlen.c" -o "$T/mcount" 2>"$T/mcount.rep" ||
+        fail "FZ_LOOP_TRIPS=counted build failed"
+    b=$(slots "$T/mbase.rep") c=$(slots "$T/mcount.rep")
+    [ -n "$b" ] && [ "$c" = $((b + 16)) ] ||
+        fail "$opt: FZ_LOOP_TRIPS=counted did not add 16 slots for the one early exit ($b -> $c)"
+    printf '\x0b\x0b' | "$T/mcount" | grep -qx 'longest 11' || fail "$opt: the counted build printed something else"
+    # 11 / 10 stop after 4 / 5 rounds, 7 / 6 after 8 / 9: one hit-count bucket each
+    for pair in '\x0b\x0b\x0b\x0b \x0a\x0a\x0a\x0a' '\x07\x07\x07\x07 \x06\x06\x06\x06'; do
+        set -- $pair
+        [ "$(mapf "$T/mbase" "$1")" = "$(mapf "$T/mbase" "$2")" ] ||
+            fail "$opt: the default map already tells $1 from $2; the test shows nothing"
+        [ "$(mapf "$T/mcount" "$1")" != "$(mapf "$T/mcount" "$2")" ] ||
+            fail "$opt: FZ_LOOP_TRIPS=counted does not tell $1 from $2"
+    done
+    [ "$(mapf "$T/mcount" '\x0b\x0b\x0b\x0b')" = "$(mapf "$T/mcount" '\x0b\x01\x02\x03')" ] ||
+        fail "$opt: FZ_LOOP_TRIPS=counted maps differ for inputs that take the same paths"
+    ok "$opt: counted: $b -> $c slots; stops after 4, 5, 8 and 9 rounds told apart"
+done
+
+FZ_LOOP_TRIPS=sometimes fzcc -O2 "$T/maxlen.c" -o "$T/bad" 2>"$T/bad.err" &&
+    fail "FZ_LOOP_TRIPS=sometimes was accepted"
+grep -q 'fz-cc: error: FZ_LOOP_TRIPS=sometimes: expected 0, counted or 1' "$T/bad.err" ||
+    fail "no clear error for FZ_LOOP_TRIPS=sometimes: $(head -c 300 "$T/bad.err")"
+ok "an unknown FZ_LOOP_TRIPS value is refused"
