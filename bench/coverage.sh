@@ -44,13 +44,14 @@
 # libFuzzer's -print_final_stats average) and in its last minute (fz and
 # AFL only), corpus entries, largest entry, bytes; edges over time: every
 # corpus entry replayed through fz-showmap on one neutral build (fz-cc,
-# GCC -O1), union of slots by the time:MS in its name (honggfuzz's and
-# libFuzzer's files carry no time: their corpus is hard-linked at each mark
-# and a file counts from the first snapshot holding it); and line and
-# branch coverage of the final corpus: every entry replayed through one
-# gcc --coverage -O0 build, summed over the project's .c files by gcov
-# ("taken at least once" for branches).  Prints one row per run and the
-# median per fuzzer; it never fails on the numbers.
+# GCC -O1, FZ_LOOP_TRIPS=0: block slots only), union of slots by the
+# time:MS in its name (honggfuzz's and libFuzzer's files carry no time:
+# their corpus is hard-linked at each mark and a file counts from the
+# first snapshot holding it); and line and branch coverage of the final
+# corpus: every entry replayed through one gcc --coverage -O0 build,
+# summed over the project's .c files by gcov ("taken at least once" for
+# branches).  Prints one row per run and the median per fuzzer; it never
+# fails on the numbers.
 #
 # Environment: BENCH_SECONDS (per run, default 300), BENCH_TRIALS (default
 # 3; trial N gives -s N to fz-fuzz and afl-fuzz, -seed=N to libFuzzer),
@@ -379,7 +380,7 @@ for t in "${targets[@]}"; do
     elif ! FZ_QUIET=1 build "$t" "$w/fz-$t" "$fzcc" $fzcflags >"$w/fz-build.log" 2>&1; then
         echo "$t: fz build failed, skipped; its log ends:"; tail -n 5 "$w/fz-build.log"; continue
     fi
-    neutral=$(FZ_QUIET=1 cached neutral "$t" "$root/bin/fz-cc" -O1) || { echo "$t: no neutral build"; continue; }
+    neutral=$(FZ_QUIET=1 FZ_LOOP_TRIPS=0 cached neutral "$t" "$root/bin/fz-cc" -O1) || { echo "$t: no neutral build"; continue; }
     gcovdir=$(gcovbuild "$t") || { echo "$t: no gcov build: line/branch columns are -"; gcovdir=; }
     fuzzers=()
     for f in "${avail[@]}"; do

@@ -71,13 +71,14 @@
  *     counter accesses use an alias set of their own so they do not force
  *     the user's values to be reloaded from memory.
  *
- *  3a. FZ_LOOP_TRIPS=counted or 1 (off by default): per loop, a counter of
- *     the back edges taken since the loop was entered (a PHI in its
- *     header), and on each exit edge the increment of one of 16 slots of
- *     that exit chosen by the count (exact below 8, then one per power of
- *     two).  "counted" only takes loops of a constant count, and only
- *     their early exits; 1 takes every loop.  See insert_loop_trips and
- *     docs/coverage.md "Loop trip counts".
+ *  3a. Loop trip counts: per loop, a counter of the back edges taken since
+ *     the loop was entered (a PHI in its header), and on each exit edge
+ *     the increment of one of 16 slots of that exit chosen by the count
+ *     (exact below 8, then one per power of two).  By default
+ *     (FZ_LOOP_TRIPS=counted) only loops of a constant count, and only
+ *     their early exits, exact below 16; FZ_LOOP_TRIPS=1 takes every loop,
+ *     0 none.  See insert_loop_trips and docs/coverage.md "Loop trip
+ *     counts".
  *
  *  4. Per module, when N > 0 (emitted at the end of the translation unit,
  *     when N is known), all with internal linkage:
@@ -172,7 +173,7 @@ namespace
 enum loop_trips {
     TRIPS_OFF,     /* none (FZ_LOOP_TRIPS=0) */
     TRIPS_COUNTED, /* the early exits of loops that go round a constant
-                    * number of times (FZ_LOOP_TRIPS=counted) */
+                    * number of times (the default; FZ_LOOP_TRIPS=counted) */
     TRIPS_ALL,     /* every exit of every loop (FZ_LOOP_TRIPS=1) */
 };
 
@@ -856,14 +857,16 @@ bool env_flag(const char *name)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-/* FZ_LOOP_TRIPS: unset, empty, 0 or off; counted; 1 or all.  Says what is
- * wrong and returns false on anything else. */
+/* FZ_LOOP_TRIPS: 0 or off; counted (also unset or empty: the default); 1
+ * or all.  Says what is wrong and returns false on anything else. */
 bool loop_trips_from_env(loop_trips *out)
 {
     const char *v = getenv("FZ_LOOP_TRIPS");
-    if (!v || !*v || !strcmp(v, "0") || !strcmp(v, "off"))
+    if (!v)
+        v = "";
+    if (!strcmp(v, "0") || !strcmp(v, "off"))
         *out = TRIPS_OFF;
-    else if (!strcmp(v, "counted"))
+    else if (!*v || !strcmp(v, "counted"))
         *out = TRIPS_COUNTED;
     else if (!strcmp(v, "1") || !strcmp(v, "all"))
         *out = TRIPS_ALL;
@@ -878,7 +881,7 @@ struct plugin_info fz_plugin_info = {
     "fz",
     "fz edge-coverage instrumentation (see docs/coverage.md); FZ_QUIET=1 silences the report, "
     "FZ_DENYLIST=file skips functions and files, FZ_NO_PRUNE=1 counts every block the first rule "
-    "picks, FZ_LOOP_TRIPS=counted|1 adds loop trip-count slots, FZ_NO_CMP=1 leaves comparisons unhooked",
+    "picks, FZ_LOOP_TRIPS=0|counted|1 sets which loops get trip-count slots (counted), FZ_NO_CMP=1 leaves comparisons unhooked",
 };
 
 /* The GCC this plugin was compiled for.  The two macros exist only so that
