@@ -175,6 +175,13 @@ cached() {
     echo "$out"
 }
 
+# neutralbuild TARGET: the one fz-cc -O1 build every fuzzer's corpus is
+# replayed through for the edges column; FZ_LOOP_TRIPS=0 keeps it a count
+# of block slots whatever fz-cc's default map is.
+neutralbuild() {
+    FZ_QUIET=1 FZ_LOOP_TRIPS=0 cached neutral "$1" "$root/bin/fz-cc" -O1
+}
+
 # gcovbuild TARGET: a gcc --coverage -O0 build in its own directory, the
 # .gcno/.gcda files beside it (gcc names them OUT-SOURCE.gc*).
 gcovbuild() {
@@ -380,7 +387,7 @@ for t in "${targets[@]}"; do
     elif ! FZ_QUIET=1 build "$t" "$w/fz-$t" "$fzcc" $fzcflags >"$w/fz-build.log" 2>&1; then
         echo "$t: fz build failed, skipped; its log ends:"; tail -n 5 "$w/fz-build.log"; continue
     fi
-    neutral=$(FZ_QUIET=1 FZ_LOOP_TRIPS=0 cached neutral "$t" "$root/bin/fz-cc" -O1) || { echo "$t: no neutral build"; continue; }
+    neutral=$(neutralbuild "$t") || { echo "$t: no neutral build"; continue; }
     gcovdir=$(gcovbuild "$t") || { echo "$t: no gcov build: line/branch columns are -"; gcovdir=; }
     fuzzers=()
     for f in "${avail[@]}"; do

@@ -70,7 +70,7 @@ for t in "${targets[@]}"; do
     echo "== $t: building"
     FZ_QUIET=1 build "$t" "$w/fz-$t" "$fzcc" $fzcflags >"$w/fz-build.log" 2>&1 ||
         { echo "$t: fz build failed:"; tail -n 5 "$w/fz-build.log"; continue; }
-    neutral=$(FZ_QUIET=1 FZ_LOOP_TRIPS=0 cached neutral "$t" "$root/bin/fz-cc" -O1) || { echo "$t: no neutral build"; continue; }
+    neutral=$(neutralbuild "$t") || { echo "$t: no neutral build"; continue; }
     g=$(gcovbuild "$t") || { echo "$t: no gcov build"; continue; }
     # A private copy of the gcov build: two search.sh runs at once must not
     # add up their replays in one set of .gcda files.  The binary writes
