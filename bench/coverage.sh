@@ -194,6 +194,20 @@ gcovbuild() {
     echo "$g"
 }
 
+# privategcov TARGET: gcovdir, a private copy of gcovbuild's build in $w.
+# Two coverage.sh or search.sh runs of one target at once (each on its own
+# CPU) would otherwise replay into the same .gcda files and read each
+# other's lines.  The binary writes them under GCOV_PREFIX with its build
+# directory's components stripped, so they land beside the copied .gcno
+# files.
+privategcov() {
+    local g
+    g=$(gcovbuild "$1") || return 1
+    gcovdir=$w/gcov-$1
+    rm -rf "$gcovdir" && cp -r "$g" "$gcovdir" && rm -f "$gcovdir"/*.gcda || return 1
+    export GCOV_PREFIX=$gcovdir GCOV_PREFIX_STRIP=$(printf %s "$g" | tr -cd / | wc -c)
+}
+
 # seeds TARGET DIR: a few small, valid inputs.
 seeds() {
     mkdir -p "$2"
@@ -388,7 +402,7 @@ for t in "${targets[@]}"; do
         echo "$t: fz build failed, skipped; its log ends:"; tail -n 5 "$w/fz-build.log"; continue
     fi
     neutral=$(neutralbuild "$t") || { echo "$t: no neutral build"; continue; }
-    gcovdir=$(gcovbuild "$t") || { echo "$t: no gcov build: line/branch columns are -"; gcovdir=; }
+    privategcov "$t" || { echo "$t: no gcov build: line/branch columns are -"; gcovdir=; }
     fuzzers=()
     for f in "${avail[@]}"; do
         case $f in

@@ -71,14 +71,7 @@ for t in "${targets[@]}"; do
     FZ_QUIET=1 build "$t" "$w/fz-$t" "$fzcc" $fzcflags >"$w/fz-build.log" 2>&1 ||
         { echo "$t: fz build failed:"; tail -n 5 "$w/fz-build.log"; continue; }
     neutral=$(neutralbuild "$t") || { echo "$t: no neutral build"; continue; }
-    g=$(gcovbuild "$t") || { echo "$t: no gcov build"; continue; }
-    # A private copy of the gcov build: two search.sh runs at once must not
-    # add up their replays in one set of .gcda files.  The binary writes
-    # them under GCOV_PREFIX with its build directory's components
-    # stripped, so they land beside the copied .gcno files.
-    gcovdir=$w/gcov-$t
-    rm -rf "$gcovdir" && cp -r "$g" "$gcovdir" && rm -f "$gcovdir"/*.gcda
-    export GCOV_PREFIX=$gcovdir GCOV_PREFIX_STRIP=$(printf %s "$g" | tr -cd / | wc -c)
+    privategcov "$t" || { echo "$t: no gcov build"; continue; }
     x=$(cached libfuzzer "$t" clang $cflags) && ln -sf "$x" "$w/libfuzzer-$t" ||
         { echo "$t: no libFuzzer build"; continue; }
     seeds "$t" "$w/seeds-$t"
