@@ -4,7 +4,7 @@
  * the behaviour (tests/e2e/runtime_diag.sh):
  *
  *   none       nothing unusual: no warning may appear (the control)
- *   handler    installs a SIGSEGV handler that exits 0; input "!" faults
+ *   handler    installs a SIGSEGV handler that exits 0; input "!!!!" faults
  *   fork       forks a process in every run
  *   exec       execs /bin/true in every run
  *   exec_self  execs itself (instrumented) with DIAG_MODE=none
@@ -74,7 +74,7 @@ static int one_run(const unsigned char *buf, size_t len)
     volatile int *nowhere = NULL;
     if (len > 1 && buf[0] == 'a' && buf[1] == 'b')
         puts("ab");
-    if (!strcmp(mode, "handler") && len && buf[0] == '!')
+    if (!strcmp(mode, "handler") && len >= 4 && !memcmp(buf, "!!!!", 4))
         *nowhere = 1;
     if (!strcmp(mode, "fork")) {
         pid_t p = fork();
