@@ -152,17 +152,13 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     fz_chain_t chain;
     fz_chain_init(&chain, &st->rng, &env, e->data, e->len, buf, fz_maxlen_now(&st->len));
     uint32_t rounds = fz_queue_energy(&st->queue, e);
-    /* Partners come from the entries queued before this turn: a batch adds
-     * its finds only when it is flushed, so drawing among later ones would
-     * make batched and unbatched runs differ (tests/e2e/fuzz_batch_same). */
-    uint32_t pool = st->queue.n;
     /* -j: another instance's find cuts the turn short, so it is taken
      * between turns within a few runs rather than after hundreds. */
     for (uint32_t i = 0; i < rounds && !fz_run_should_stop(st) && !fz_jobs_pending(st); i++) {
         if (fz_lfmut_maybe_xover(st, e))
             continue; /* the harness's LLVMFuzzerCustomCrossOver took this one */
-        if (fz_chain_at_reset(&chain) && pool > 1) {
-            uint32_t other = fz_rng_below(&st->rng, pool - 1);
+        if (fz_chain_at_reset(&chain) && st->queue.n > 1) {
+            uint32_t other = fz_rng_below(&st->rng, st->queue.n - 1);
             fz_entry_t *p = st->queue.e[other >= e->id ? other + 1 : other];
             env.splice = p->data;
             env.splice_len = p->len;
