@@ -139,8 +139,7 @@ static void stage_i2s(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
 }
 
 /* The havoc stage: a chain of mutations (mutators/chain.h) over the entry,
- * with a splice partner drawn from the queue afresh for every chain (as
- * AFL++ draws one for each splice), not once for the whole turn. */
+ * with a splice partner drawn from the queue for each turn. */
 static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
 {
     if (fz_lfmut_owns(st)) {
@@ -149,6 +148,12 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     }
     fz_mut_env_t env = {.dict = st->dict.count ? &st->dict : NULL,
                         .auto_dict = st->i2s.dict.count ? &st->i2s.dict : NULL};
+    if (st->queue.n > 1) {
+        uint32_t other = fz_rng_below(&st->rng, st->queue.n - 1);
+        fz_entry_t *p = st->queue.e[other >= e->id ? other + 1 : other];
+        env.splice = p->data;
+        env.splice_len = p->len;
+    }
     fz_chain_t chain;
     fz_chain_init(&chain, &st->rng, &env, e->data, e->len, buf, fz_maxlen_now(&st->len));
     uint32_t rounds = fz_queue_energy(&st->queue, e);
@@ -157,12 +162,6 @@ static void stage_havoc(fz_state_t *st, fz_entry_t *e, uint8_t *buf)
     for (uint32_t i = 0; i < rounds && !fz_run_should_stop(st) && !fz_jobs_pending(st); i++) {
         if (fz_lfmut_maybe_xover(st, e))
             continue; /* the harness's LLVMFuzzerCustomCrossOver took this one */
-        if (fz_chain_at_reset(&chain) && st->queue.n > 1) {
-            uint32_t other = fz_rng_below(&st->rng, st->queue.n - 1);
-            fz_entry_t *p = st->queue.e[other >= e->id ? other + 1 : other];
-            env.splice = p->data;
-            env.splice_len = p->len;
-        }
         size_t len = fz_chain_next(&chain);
         len = fz_custom_havoc(st, buf, len, fz_maxlen_now(&st->len)); /* AFL++ havoc_mutation */
         if (st->cfg.input_text) /* -a text: printable bytes (mutators/text.h) */

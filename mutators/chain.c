@@ -34,14 +34,9 @@ static void chain_reset(fz_chain_t *c)
     c->spliced = 0;
 }
 
-int fz_chain_at_reset(const fz_chain_t *c)
-{
-    return c->step >= c->steps;
-}
-
 size_t fz_chain_next(fz_chain_t *c)
 {
-    if (fz_chain_at_reset(c))
+    if (c->step >= c->steps)
         chain_reset(c);
     size_t out = FZ_MUT_NA;
     int op = -1;

@@ -49,10 +49,6 @@ void fz_chain_init(fz_chain_t *c, fz_rng_t *rng, const fz_mut_env_t *env, const 
 /* Produce the next candidate in BUF and return its length (in [0, MAX]). */
 size_t fz_chain_next(fz_chain_t *c);
 
-/* Nonzero when the next fz_chain_next starts a fresh chain from the
- * original: the moment to pick a new splice partner (env->splice). */
-int fz_chain_at_reset(const fz_chain_t *c);
-
 /* The stage name for AFL-style file names: "splice" if the current candidate
  * was crossed over with a partner since the last reset, else "havoc". */
 const char *fz_chain_stage(const fz_chain_t *c);
