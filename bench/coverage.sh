@@ -55,6 +55,9 @@
 #
 # Environment: BENCH_SECONDS (per run, default 300), BENCH_TRIALS (default
 # 3; trial N gives -s N to fz-fuzz and afl-fuzz, -seed=N to libFuzzer),
+# BENCH_FIRST_TRIAL (default 1: the number of the first trial, so that
+# one fuzzer's trials can be split over two scripts, one per CPU, and
+# still get seeds 1, 2, 3),
 # BENCH_CFLAGS (default "-g -O2"), BENCH_FZ_CFLAGS (default BENCH_CFLAGS),
 # BENCH_FZ_ARGS (more fz-fuzz options), BENCH_FZ_TARGET (a ready fz build
 # of the one target named, instead of building it), BENCH_AFL=0 (drop afl, aflcmp),
@@ -69,6 +72,7 @@ cd "$(dirname "$0")/.." || exit 1
 root=$PWD
 secs=${BENCH_SECONDS:-300}
 trials=${BENCH_TRIALS:-3}
+first=${BENCH_FIRST_TRIAL:-1}
 read -r -a cpus <<<"${BENCH_CPUS:-0 1}"
 cflags=${BENCH_CFLAGS:--g -O2}
 fzcflags=${BENCH_FZ_CFLAGS:-$cflags}
@@ -437,7 +441,7 @@ for t in "${targets[@]}"; do
     printf '%7s%7s%11s%9s%9s%9s%10s%8s\n' line% br% last-min/s avg/s runs/req largest total entries
     for f in "${fuzzers[@]}"; do : >"$w/rows-$f"; done
     n=${#cpus[@]}
-    for i in $(seq 1 "$trials"); do
+    for i in $(seq "$first" $((first + trials - 1))); do
         for ((g = 0; g < ${#fuzzers[@]}; g += n)); do
             group=("${fuzzers[@]:g:n}")
             # Trial by trial the pair swaps CPUs, so neither fuzzer keeps
