@@ -44,7 +44,7 @@
 # libFuzzer's -print_final_stats average) and in its last minute (fz and
 # AFL only), corpus entries, largest entry, bytes; edges over time: every
 # corpus entry replayed through fz-showmap on one neutral build (fz-cc,
-# GCC -O1, FZ_LOOP_TRIPS=0: block slots only), union of slots by the
+# GCC -O1, FZ_LOOP_TRIPS=0 FZ_NO_FOLDED=1: block slots only), union of slots by the
 # time:MS in its name (honggfuzz's and libFuzzer's files carry no time:
 # their corpus is hard-linked at each mark and a file counts from the
 # first snapshot holding it); and line and branch coverage of the final
@@ -180,10 +180,10 @@ cached() {
 }
 
 # neutralbuild TARGET: the one fz-cc -O1 build every fuzzer's corpus is
-# replayed through for the edges column; FZ_LOOP_TRIPS=0 keeps it a count
-# of block slots whatever fz-cc's default map is.
+# replayed through for the edges column; FZ_LOOP_TRIPS=0 and FZ_NO_FOLDED=1
+# keep it a count of block slots whatever fz-cc's default map is.
 neutralbuild() {
-    FZ_QUIET=1 FZ_LOOP_TRIPS=0 cached neutral "$1" "$root/bin/fz-cc" -O1
+    FZ_QUIET=1 FZ_LOOP_TRIPS=0 FZ_NO_FOLDED=1 cached neutral "$1" "$root/bin/fz-cc" -O1
 }
 
 # gcovbuild TARGET: a gcc --coverage -O0 build in its own directory, the

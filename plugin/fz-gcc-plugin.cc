@@ -80,6 +80,24 @@
  *     0 none.  See insert_loop_trips and docs/coverage.md "Loop trip
  *     counts".
  *
+ *  3b. Folded branches (off when FZ_NO_FOLDED is set to something other
+ *     than "0" when compiling).  A decision the optimiser turned into
+ *     straight-line code has no edge: a comparison kept as a value (a
+ *     boolean returned or stored, or two compares combined into one
+ *     branch by ifcombine), a COND_EXPR assignment (a conditional move),
+ *     a MIN_EXPR or MAX_EXPR on integers or pointers.  Each such
+ *     statement in a block that is not denied (5), and that cannot throw,
+ *     gets two slots k, k+1 after the block and trip-count slots of its
+ *     function, and after it the code
+ *         o = (sizetype) outcome;  q = p + o;  q[k] = 1;
+ *     where outcome is the comparison's value, the COND_EXPR's condition
+ *     (an embedded comparison is computed into a value of its own first,
+ *     which the COND_EXPR then uses), or rhs1 < rhs2 for MIN/MAX.  A
+ *     store of 1, not a count: the slot says which way the decision went
+ *     in the run, as a taken branch's edge would, and the map gets no hit
+ *     counts for values that change with every input.  The store goes
+ *     through the counters' alias set (3).
+ *
  *  4. Per module, when N > 0 (emitted at the end of the translation unit,
  *     when N is known), all with internal linkage:
  *         static uint8_t __fz_local_counters[N];
@@ -160,6 +178,7 @@
 #include "tree-scalar-evolution.h"
 #include "builtins.h"
 #include "tree-cfg.h"
+#include "tree-eh.h"
 
 #include "fz-gcc-cmp.h"
 
@@ -184,6 +203,7 @@ struct fz_state {
     fz_denylist_t deny;
     bool quiet;
     bool prune;        /* the pruning rule is on (FZ_NO_PRUNE unset) */
+    bool folded;       /* folded branches get slots (FZ_NO_FOLDED unset) */
     loop_trips trips;  /* which loop exits get trip-count slots (FZ_LOOP_TRIPS) */
     bool tu_denied;    /* the main source file is on the deny-list */
     bool frozen;       /* N is fixed; functions added from now on are ours */
@@ -710,6 +730,114 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
     return queued;
 }
 
+/* Folded branches (spec 3b).  The value whose two outcomes a statement
+ * decides between, or NULL_TREE when the statement decides nothing we
+ * count: a comparison assigned to a scalar, a COND_EXPR assignment (its
+ * condition), a MIN_EXPR or MAX_EXPR on integers or pointers (whether the
+ * first operand is the smaller).  *cmp_code and *a, *b describe the
+ * comparison to compute when the outcome is not already a value. */
+bool folded_decision(gimple *g, tree_code *code, tree *a, tree *b, tree *value)
+{
+    if (!is_gimple_assign(g) || stmt_could_throw_p(cfun, g))
+        return false;
+    tree lhs = gimple_assign_lhs(g);
+    if (TREE_CODE(lhs) != SSA_NAME || VECTOR_TYPE_P(TREE_TYPE(lhs)) ||
+        TREE_CODE(TREE_TYPE(lhs)) == COMPLEX_TYPE)
+        return false;
+    tree_code c = gimple_assign_rhs_code(g);
+    *value = NULL_TREE;
+    if (TREE_CODE_CLASS(c) == tcc_comparison) {
+        tree t = TREE_TYPE(gimple_assign_rhs1(g));
+        if (VECTOR_TYPE_P(t) || TREE_CODE(t) == COMPLEX_TYPE ||
+            (CONSTANT_CLASS_P(gimple_assign_rhs1(g)) && CONSTANT_CLASS_P(gimple_assign_rhs2(g))))
+            return false;
+        *value = lhs;
+        return true;
+    }
+    if (c == COND_EXPR) {
+        tree cond = gimple_assign_rhs1(g);
+        if (COMPARISON_CLASS_P(cond)) {
+            tree t = TREE_TYPE(TREE_OPERAND(cond, 0));
+            if (VECTOR_TYPE_P(t) || TREE_CODE(t) == COMPLEX_TYPE)
+                return false;
+            *code = TREE_CODE(cond);
+            *a = TREE_OPERAND(cond, 0);
+            *b = TREE_OPERAND(cond, 1);
+            return true;
+        }
+        if (TREE_CODE(cond) != SSA_NAME || VECTOR_TYPE_P(TREE_TYPE(cond)))
+            return false;
+        *value = cond;
+        return true;
+    }
+    if ((c == MIN_EXPR || c == MAX_EXPR) &&
+        (INTEGRAL_TYPE_P(TREE_TYPE(lhs)) || POINTER_TYPE_P(TREE_TYPE(lhs)))) {
+        *code = LT_EXPR;
+        *a = gimple_assign_rhs1(g);
+        *b = gimple_assign_rhs2(g);
+        return !(CONSTANT_CLASS_P(*a) && CONSTANT_CLASS_P(*b));
+    }
+    return false;
+}
+
+/* The statements of fn's blocks that get folded-branch slots: those of
+ * folded_decision in blocks that are not denied. */
+void folded_sites(const fz_state *st, function *fn, auto_vec<gimple *> &sites)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fn)
+    {
+        if (block_denied(st, bb))
+            continue;
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            tree_code code;
+            tree a, b, v;
+            if (folded_decision(gsi_stmt(gsi), &code, &a, &b, &v))
+                sites.safe_push(gsi_stmt(gsi));
+        }
+    }
+}
+
+/* Marks which way site g decided in slot k (false) or k + 1 (true):
+ *     o = (sizetype) outcome;  q = p + o;  q[k] = 1;
+ * a plain store, not a count: the slot says that outcome happened in the
+ * run, as a taken branch's edge would, without adding hit counts to the
+ * map for values that change with every input.  A COND_EXPR over an
+ * embedded comparison gets that comparison as a value of its own first,
+ * and uses it, so the comparison hooks see it once. */
+void insert_folded(tree ctr_t, tree p, gimple *g, unsigned k)
+{
+    tree_code code = ERROR_MARK;
+    tree a = NULL_TREE, b = NULL_TREE, v = NULL_TREE;
+    folded_decision(g, &code, &a, &b, &v);
+    gimple_stmt_iterator gsi = gsi_for_stmt(g);
+    gimple_seq seq = NULL;
+    if (!v) {
+        v = make_ssa_name(boolean_type_node);
+        gimple_seq_add_stmt(&seq, gimple_build_assign(v, code, a, b));
+        gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+        seq = NULL;
+        if (gimple_assign_rhs_code(g) == COND_EXPR) {
+            gimple_assign_set_rhs1(g, v);
+            update_stmt(g);
+        }
+    }
+    tree vt = TREE_TYPE(v);
+    if (!TYPE_UNSIGNED(vt) && TYPE_PRECISION(vt) == 1) {
+        /* A signed one-bit "true" is -1: index by v != 0 instead. */
+        tree nz = make_ssa_name(boolean_type_node);
+        gimple_seq_add_stmt(&seq, gimple_build_assign(nz, NE_EXPR, v, build_zero_cst(vt)));
+        v = nz;
+    }
+    tree o = make_ssa_name(sizetype);
+    gimple_seq_add_stmt(&seq, gimple_build_assign(o, NOP_EXPR, v));
+    tree q = make_ssa_name(TREE_TYPE(p));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(q, POINTER_PLUS_EXPR, p, o));
+    tree ref = build2(MEM_REF, ctr_t, q, build_int_cst(build_pointer_type(ctr_t), k));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(ref, build_int_cst(ctr_t, 1)));
+    gsi_insert_seq_after(&gsi, seq, GSI_SAME_STMT);
+}
+
 const pass_data fz_pass_data = {
     GIMPLE_PASS,         /* type */
     "fz",                /* name */
@@ -752,7 +880,10 @@ struct fz_pass : gimple_opt_pass {
         FOR_EACH_BB_FN(bb, fn)
         if (bitmap_bit_p(counted, bb->index))
             chosen.safe_push(bb);
-        if (chosen.is_empty())
+        auto_vec<gimple *> folded;
+        if (st->folded)
+            folded_sites(st, fn, folded);
+        if (chosen.is_empty() && folded.is_empty())
             return 0;
 
         /* __fz_area is loaded once per call, on the way in from the entry:
@@ -766,6 +897,12 @@ struct fz_pass : gimple_opt_pass {
             insert_increment(ctr_t, p, b, st->slots++);
         if (st->trips != TRIPS_OFF && insert_loop_trips(st, fn, ctr_t, p))
             gsi_commit_edge_inserts();
+        /* After the trip counts: their loop analysis wants the function
+         * without statements it has not seen in SSA form yet. */
+        for (gimple *g : folded) {
+            insert_folded(ctr_t, p, g, st->slots);
+            st->slots += 2;
+        }
         gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fn)),
                                      gimple_build_assign(p, area));
         mark_virtual_operands_for_renaming(fn);
@@ -966,6 +1103,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
     fz_state *st = new fz_state();
     st->quiet = env_flag("FZ_QUIET");
     st->prune = !env_flag("FZ_NO_PRUNE");
+    st->folded = !env_flag("FZ_NO_FOLDED");
     if (!loop_trips_from_env(&st->trips)) {
         delete st;
         return 1;

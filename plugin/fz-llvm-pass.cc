@@ -50,6 +50,16 @@
  *  friends, which run after this pass, do not instrument the
  *  instrumentation.  No call per edge.
  *
+ *  Folded branches (the GCC plugin's spec 3b; off when FZ_NO_FOLDED is
+ *  set to anything but "" or "0").  Decisions the optimiser made into
+ *  straight-line code get two slots each, after the function's block
+ *  slots: a scalar select (by its condition), a compare with a use other
+ *  than a branch or a select's condition (a boolean stored, returned, or
+ *  or-ed with another before one branch), and umin/umax/smin/smax (by
+ *  which operand wins).  After the instruction, slot k + outcome is set
+ *  to 1 with a plain store (!nosanitize): which way it went, not how
+ *  often.
+ *
  *  Registration.  An internal constructor of priority
  *  FZ_CTOR_PRIORITY_REGISTER calls __fz_register(&__fz_area, N) through an
  *  extern_weak declaration, skipping the call when the symbol is absent (an
@@ -106,6 +116,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -550,13 +561,81 @@ static void fz_prune(Function &F, fz_block_set &counted)
     }
 }
 
+/* ---- Folded branches ------------------------------------------------------ */
+
+/* Does I decide between two outcomes that no edge of its own shows (the
+ * GCC plugin's spec 3b)?  A scalar select, by its condition; a compare
+ * used other than as a branch's or a select's condition (a boolean that is
+ * stored, returned, or combined with another before a branch); a
+ * umin/umax/smin/smax call, by which operand wins. */
+static bool fz_folded_site(const Instruction &I)
+{
+    if (const SelectInst *sel = dyn_cast<SelectInst>(&I))
+        return !sel->getCondition()->getType()->isVectorTy();
+    if (const CmpInst *cmp = dyn_cast<CmpInst>(&I)) {
+        if (cmp->getType()->isVectorTy() ||
+            (isa<Constant>(cmp->getOperand(0)) && isa<Constant>(cmp->getOperand(1))))
+            return false;
+        for (const User *u : cmp->users()) {
+            if (isa<BranchInst>(u))
+                continue;
+            const SelectInst *sel = dyn_cast<SelectInst>(u);
+            if (sel && sel->getCondition() == cmp && sel->getTrueValue() != cmp &&
+                sel->getFalseValue() != cmp)
+                continue;
+            return true;
+        }
+        return false;
+    }
+    if (const IntrinsicInst *ii = dyn_cast<IntrinsicInst>(&I)) {
+        switch (ii->getIntrinsicID()) {
+        case Intrinsic::umin:
+        case Intrinsic::umax:
+        case Intrinsic::smin:
+        case Intrinsic::smax:
+            return !ii->getType()->isVectorTy();
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
+/* Marks which way site I went in slot k (false) or k + 1 (true) with a
+ * plain store of 1: the outcome happened in this run, as a taken edge
+ * would show, without hit counts for values that change with every
+ * input. */
+static void fz_mark_folded(Instruction *I, Instruction *base, uint64_t slot)
+{
+    IRBuilder<> B(I->getNextNode());
+    Value *outcome;
+    if (SelectInst *sel = dyn_cast<SelectInst>(I)) {
+        outcome = sel->getCondition();
+    } else if (IntrinsicInst *ii = dyn_cast<IntrinsicInst>(I)) {
+        Value *a = ii->getArgOperand(0), *b = ii->getArgOperand(1);
+        switch (ii->getIntrinsicID()) {
+        case Intrinsic::umin: outcome = B.CreateICmpULT(a, b); break;
+        case Intrinsic::umax: outcome = B.CreateICmpUGT(a, b); break;
+        case Intrinsic::smin: outcome = B.CreateICmpSLT(a, b); break;
+        default: outcome = B.CreateICmpSGT(a, b); break;
+        }
+    } else {
+        outcome = I;
+    }
+    Value *idx = B.CreateZExt(outcome, B.getInt64Ty());
+    Value *p = B.CreateInBoundsGEP(B.getInt8Ty(), base, B.CreateAdd(idx, B.getInt64(slot)));
+    StoreInst *st = B.CreateStore(B.getInt8(1), p);
+    fz_nosanitize(st);
+}
+
 /* Splits the function's critical edges (those LLVM can split: not into an
  * exception pad, not out of indirectbr/callbr) and counts the blocks that
  * need it.  Returns the number of slots used; slots start at next.  Sets
  * *changed when it changed the function, slots or not (a split edge alone
  * invalidates the CFG analyses). */
 static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64_t next,
-                                       const fz_denylist_t *dl, bool prune, bool *changed)
+                                       const fz_denylist_t *dl, bool prune, bool folded,
+                                       bool *changed)
 {
     if (fz_test_crash_wanted("edge", F.getName().str().c_str()))
         abort(); /* FZ_TEST_CRASH: test only */
@@ -575,13 +654,25 @@ static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64
     for (BasicBlock &BB : F)
         if (counted.count(&BB))
             chosen.push_back(&BB);
-    if (chosen.empty())
+    std::vector<Instruction *> sites;
+    if (folded)
+        for (BasicBlock &BB : F)
+            if (!fz_block_denied(BB, dl))
+                for (Instruction &I : BB)
+                    if (fz_folded_site(I))
+                        sites.push_back(&I);
+    if (chosen.empty() && sites.empty())
         return 0;
     Instruction *base = fz_load_area(F, area);
     bool x86 = Triple(F.getParent()->getTargetTriple()).isX86();
+    uint64_t first = next;
     for (BasicBlock *BB : chosen)
         fz_count_block(*BB, base, next++, x86);
-    return chosen.size();
+    for (Instruction *I : sites) {
+        fz_mark_folded(I, base, next);
+        next += 2;
+    }
+    return next - first;
 }
 
 /* Creates the internal constructor that hands the module's map pointer and
@@ -666,6 +757,8 @@ PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
     /* FZ_NO_PRUNE, like FZ_QUIET: any value but "" and "0" sets it. */
     const char *no_prune = getenv("FZ_NO_PRUNE");
     bool prune = !(no_prune && *no_prune && strcmp(no_prune, "0") != 0);
+    const char *no_folded = getenv("FZ_NO_FOLDED");
+    bool folded = !(no_folded && *no_folded && strcmp(no_folded, "0") != 0);
     uint64_t n = 0, sites = 0;
     bool changed = false;
     if (!fz_denylist_deny_source(&dl, M.getSourceFileName().c_str())) {
@@ -676,7 +769,7 @@ PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
                                ConstantPointerNull::get(cast<PointerType>(ptr_ty)), "__fz_area");
         for (Function &F : M)
             if (fz_should_instrument(F, &dl))
-                n += fz_instrument_function(F, area, n, &dl, prune, &changed);
+                n += fz_instrument_function(F, area, n, &dl, prune, folded, &changed);
         if (n > 0) {
             fz_emit_counters(M, area, n);
             fz_emit_registration(M, area, n);

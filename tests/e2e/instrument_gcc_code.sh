@@ -9,7 +9,9 @@
 # on the counter in memory), and no call added
 # per edge.  GCC only, x86-64 assembly.  Built with FZ_NO_CMP=1: the
 # comparison hooks (a guarded call per compare, a logging copy of each
-# function that has some) are cmplog_hooks.sh's.
+# function that has some) are cmplog_hooks.sh's; and FZ_NO_FOLDED=1: the
+# folded-branch slots (two per decision, a store each, no increment) are
+# instrument_folded.sh's.
 . "$(dirname "$0")/../lib.sh"
 
 so=$FZ_ROOT/lib/fz/fz-gcc-plugin.so
@@ -27,7 +29,7 @@ cp "$FZ_ROOT/testcases/codegen.c" t.c
 calls() { grep -E '^\s(call|jmp)\s+[A-Za-z_]' "$1" | grep -vE '__fz_(register|cmp_)' | sed 's/@PLT//' | sort; }
 
 for O in -O0 -O1 -O2 -O3; do
-    FZ_NO_CMP=1 FZ_QUIET=0 gcc $O -fplugin="$so" -S t.c -o fz$O.s 2>r$O || fail "gcc $O with the plugin failed: $(cat r$O)"
+    FZ_NO_CMP=1 FZ_NO_FOLDED=1 FZ_QUIET=0 gcc $O -fplugin="$so" -S t.c -o fz$O.s 2>r$O || fail "gcc $O with the plugin failed: $(cat r$O)"
     gcc $O -S t.c -o plain$O.s
     n=$(sed -n 's/^fz-cc: \([0-9]*\) edges instrumented in .*/\1/p' r$O)
     [ -n "$n" ] && [ "$n" -gt 0 ] || fail "$O: no report line: $(cat r$O)"

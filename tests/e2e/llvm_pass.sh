@@ -20,8 +20,10 @@ edges() {
 }
 
 # Without the comparison hooks: their logging copies repeat the counters
-# and the user's code (cmplog_hooks.sh tests them).
-export FZ_NO_CMP=1
+# and the user's code (cmplog_hooks.sh tests them); without the
+# folded-branch slots, a store per decision rather than an increment per
+# slot (instrument_folded.sh tests them).
+export FZ_NO_CMP=1 FZ_NO_FOLDED=1
 
 # 1. The IR at every -O level.
 case $(clang -dumpmachine) in x86_64-* | i?86-*) x86=1 ;; *) x86=0 ;; esac
