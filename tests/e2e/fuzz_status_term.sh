@@ -9,8 +9,11 @@ cd "$T" || exit 1
 fzcc -O1 -o demo "$FZ_ROOT/testcases/demo.c" 2>/dev/null || fail "fz-cc could not build testcases/demo.c"
 
 run_tty() { # TERM LOG
-    # A terminal ends lines with \r\n.
-    TERM=$1 script -qec "fz-fuzz -s 1 -E 3000 -V 600 -i '$FZ_ROOT/testcases/demo_seeds' -o 'out-$2' -- ./demo @@" /dev/null >"$2" 2>&1
+    # A terminal ends lines with \r\n.  The demo's crash may be found in
+    # the 3000 runs (exit 3); only the output is tested here.
+    local rc=0
+    TERM=$1 script -qec "fz-fuzz -s 1 -E 3000 -V 600 -i '$FZ_ROOT/testcases/demo_seeds' -o 'out-$2' -- ./demo @@" /dev/null >"$2" 2>&1 || rc=$?
+    [ $rc = 0 ] || [ $rc = 3 ]
 }
 esc=$(printf '\033')
 for term in dumb no-such-terminal ""; do
