@@ -84,7 +84,8 @@
  *     than "0" when compiling).  A decision the optimiser turned into
  *     straight-line code has no edge: a comparison kept as a value (a
  *     boolean returned or stored, or two compares combined into one
- *     branch by ifcombine), a COND_EXPR assignment (a conditional move),
+ *     branch by ifcombine; not one used only as a branch's or a
+ *     COND_EXPR's condition), a COND_EXPR assignment (a conditional move),
  *     a MIN_EXPR or MAX_EXPR on integers or pointers.  Each such
  *     statement in a block that is not denied (5), and that cannot throw,
  *     gets two slots k, k+1 after the block and trip-count slots of its
@@ -730,12 +731,32 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
     return queued;
 }
 
-/* Folded branches (spec 3b).  The value whose two outcomes a statement
- * decides between, or NULL_TREE when the statement decides nothing we
- * count: a comparison assigned to a scalar, a COND_EXPR assignment (its
- * condition), a MIN_EXPR or MAX_EXPR on integers or pointers (whether the
- * first operand is the smaller).  *cmp_code and *a, *b describe the
- * comparison to compute when the outcome is not already a value. */
+/* Is a comparison's value used other than as the condition of a branch
+ * (whose edges show it) or of a COND_EXPR (a folded site of its own)? */
+bool used_beyond_decisions(tree lhs)
+{
+    imm_use_iterator it;
+    use_operand_p use;
+    FOR_EACH_IMM_USE_FAST(use, it, lhs)
+    {
+        gimple *u = USE_STMT(use);
+        if (is_gimple_debug(u) || gimple_code(u) == GIMPLE_COND)
+            continue;
+        if (is_gimple_assign(u) && gimple_assign_rhs_code(u) == COND_EXPR &&
+            gimple_assign_rhs1(u) == lhs && gimple_assign_rhs2(u) != lhs &&
+            gimple_assign_rhs3(u) != lhs)
+            continue;
+        return true;
+    }
+    return false;
+}
+
+/* Folded branches (spec 3b).  Whether g decides something we count: a
+ * comparison assigned to a scalar and used beyond decisions, a COND_EXPR
+ * assignment (by its condition), a MIN_EXPR or MAX_EXPR on integers or
+ * pointers (whether the first operand is the smaller).  The outcome is
+ * *value when it is one already, else (*value NULL_TREE) the comparison
+ * *code of *a and *b, to be computed. */
 bool folded_decision(gimple *g, tree_code *code, tree *a, tree *b, tree *value)
 {
     if (!is_gimple_assign(g) || stmt_could_throw_p(cfun, g))
@@ -749,7 +770,8 @@ bool folded_decision(gimple *g, tree_code *code, tree *a, tree *b, tree *value)
     if (TREE_CODE_CLASS(c) == tcc_comparison) {
         tree t = TREE_TYPE(gimple_assign_rhs1(g));
         if (VECTOR_TYPE_P(t) || TREE_CODE(t) == COMPLEX_TYPE ||
-            (CONSTANT_CLASS_P(gimple_assign_rhs1(g)) && CONSTANT_CLASS_P(gimple_assign_rhs2(g))))
+            (CONSTANT_CLASS_P(gimple_assign_rhs1(g)) && CONSTANT_CLASS_P(gimple_assign_rhs2(g))) ||
+            !used_beyond_decisions(lhs))
             return false;
         *value = lhs;
         return true;

@@ -720,11 +720,17 @@ static void fz_emit_counters(Module &M, GlobalVariable *area, uint64_t n)
     area->setInitializer(ConstantExpr::getInBoundsGetElementPtr(arr_ty, local, idx));
 }
 
+/* An on/off variable like the GCC plugin's (FZ_QUIET, FZ_NO_PRUNE,
+ * FZ_NO_FOLDED): any value but "" and "0" sets it. */
+static bool fz_env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 static void fz_report(const Module &M, uint64_t n, uint64_t sites)
 {
-    /* Like the GCC plugin: any value but "" and "0" silences. */
-    const char *quiet = getenv("FZ_QUIET");
-    if (quiet && *quiet && strcmp(quiet, "0") != 0)
+    if (fz_env_flag("FZ_QUIET"))
         return;
     errs() << "fz-cc: " << n << " edges instrumented in " << M.getSourceFileName() << "\n";
     if (sites > 0)
@@ -754,11 +760,8 @@ PreservedAnalyses fz_coverage_pass::run(Module &M, ModuleAnalysisManager &)
         exit(1);
     }
 
-    /* FZ_NO_PRUNE, like FZ_QUIET: any value but "" and "0" sets it. */
-    const char *no_prune = getenv("FZ_NO_PRUNE");
-    bool prune = !(no_prune && *no_prune && strcmp(no_prune, "0") != 0);
-    const char *no_folded = getenv("FZ_NO_FOLDED");
-    bool folded = !(no_folded && *no_folded && strcmp(no_folded, "0") != 0);
+    bool prune = !fz_env_flag("FZ_NO_PRUNE");
+    bool folded = !fz_env_flag("FZ_NO_FOLDED");
     uint64_t n = 0, sites = 0;
     bool changed = false;
     if (!fz_denylist_deny_source(&dl, M.getSourceFileName().c_str())) {
