@@ -83,17 +83,20 @@
  *  3b. Folded branches (off when FZ_NO_FOLDED is set to something other
  *     than "0" when compiling).  A decision the optimiser turned into
  *     straight-line code has no edge: a comparison kept as a value (a
- *     boolean returned or stored, or two compares combined into one
- *     branch by ifcombine; not one used only as a branch's or a
- *     COND_EXPR's condition), a COND_EXPR assignment (a conditional move),
- *     a MIN_EXPR or MAX_EXPR on integers or pointers.  Each such
- *     statement in a block that is not denied (5), and that cannot throw,
- *     gets two slots k, k+1 after the block and trip-count slots of its
- *     function, and after it the code
+ *     boolean returned or stored; not one used only as a branch's or a
+ *     COND_EXPR's condition or as a half of joined decisions), a
+ *     COND_EXPR assignment (a conditional move), a MIN_EXPR or MAX_EXPR on
+ *     integers or pointers; and joined decisions, the & or | of two
+ *     boolean values (`x && y` made one branch by fold or ifcombine).
+ *     Each such statement in a block that is not denied (5), and that
+ *     cannot throw, gets two slots k, k+1 (joined decisions four, k to
+ *     k+3) after the block and trip-count slots of its function, and after
+ *     it the code
  *         o = (sizetype) outcome;  q = p + o;  q[k] = 1;
  *     where outcome is the comparison's value, the COND_EXPR's condition
  *     (an embedded comparison is computed into a value of its own first,
- *     which the COND_EXPR then uses), or rhs1 < rhs2 for MIN/MAX.  A
+ *     which the COND_EXPR then uses), rhs1 < rhs2 for MIN/MAX, or
+ *     x + 2y for the joined values x and y.  A
  *     store of 1, not a count: the slot says which way the decision went
  *     in the run, as a taken branch's edge would, and the map gets no hit
  *     counts for values that change with every input.  The store goes
@@ -731,8 +734,34 @@ bool insert_loop_trips(fz_state *st, function *fn, tree ctr_t, tree p)
     return queued;
 }
 
+/* Is t a boolean in the sense of a decision: a BOOLEAN_TYPE or a
+ * one-bit integer? */
+bool boolean_value(tree t)
+{
+    tree ty = TREE_TYPE(t);
+    return TREE_CODE(ty) == BOOLEAN_TYPE || (INTEGRAL_TYPE_P(ty) && TYPE_PRECISION(ty) == 1);
+}
+
+/* Is g two decisions joined into one: the & or | of two boolean values
+ * (what ifcombine and fold make of `a && b` and `a || b` when both halves
+ * are cheap)?  Its four slots tell which of the four pairs of outcomes the
+ * run had, which one slot per half cannot: `a && b` true is not `a` true
+ * in one run and `b` in another. */
+bool joined_decisions(gimple *g)
+{
+    if (!is_gimple_assign(g) || stmt_could_throw_p(cfun, g))
+        return false;
+    tree_code c = gimple_assign_rhs_code(g);
+    if (c != BIT_AND_EXPR && c != BIT_IOR_EXPR)
+        return false;
+    tree lhs = gimple_assign_lhs(g), x = gimple_assign_rhs1(g), y = gimple_assign_rhs2(g);
+    return TREE_CODE(lhs) == SSA_NAME && boolean_value(lhs) && TREE_CODE(x) == SSA_NAME &&
+           TREE_CODE(y) == SSA_NAME && x != y && boolean_value(x) && boolean_value(y);
+}
+
 /* Is a comparison's value used other than as the condition of a branch
- * (whose edges show it) or of a COND_EXPR (a folded site of its own)? */
+ * (whose edges show it), of a COND_EXPR (a folded site of its own) or as
+ * a half of joined decisions (whose slots show it)? */
 bool used_beyond_decisions(tree lhs)
 {
     imm_use_iterator it;
@@ -740,7 +769,7 @@ bool used_beyond_decisions(tree lhs)
     FOR_EACH_IMM_USE_FAST(use, it, lhs)
     {
         gimple *u = USE_STMT(use);
-        if (is_gimple_debug(u) || gimple_code(u) == GIMPLE_COND)
+        if (is_gimple_debug(u) || gimple_code(u) == GIMPLE_COND || joined_decisions(u))
             continue;
         if (is_gimple_assign(u) && gimple_assign_rhs_code(u) == COND_EXPR &&
             gimple_assign_rhs1(u) == lhs && gimple_assign_rhs2(u) != lhs &&
@@ -751,55 +780,68 @@ bool used_beyond_decisions(tree lhs)
     return false;
 }
 
-/* Folded branches (spec 3b).  Whether g decides something we count: a
- * comparison assigned to a scalar and used beyond decisions, a COND_EXPR
- * assignment (by its condition), a MIN_EXPR or MAX_EXPR on integers or
- * pointers (whether the first operand is the smaller).  The outcome is
- * *value when it is one already, else (*value NULL_TREE) the comparison
- * *code of *a and *b, to be computed. */
-bool folded_decision(gimple *g, tree_code *code, tree *a, tree *b, tree *value)
+/* A folded decision's outcome: the value `value` (and for joined
+ * decisions the second value `second`, slot value + 2 * second), or when
+ * value is NULL_TREE the comparison `code` of a and b, to be computed. */
+struct decision {
+    tree value, second;
+    tree_code code;
+    tree a, b;
+};
+
+/* Folded branches (spec 3b).  The slots g gets (0 when it is not a
+ * decision we count) and its outcome in *d: two for a comparison assigned
+ * to a scalar and used beyond decisions, a COND_EXPR assignment (by its
+ * condition), a MIN_EXPR or MAX_EXPR on integers or pointers (whether the
+ * first operand is the smaller); four for joined decisions. */
+unsigned folded_decision(gimple *g, decision *d)
 {
+    *d = decision{NULL_TREE, NULL_TREE, ERROR_MARK, NULL_TREE, NULL_TREE};
     if (!is_gimple_assign(g) || stmt_could_throw_p(cfun, g))
-        return false;
+        return 0;
     tree lhs = gimple_assign_lhs(g);
     if (TREE_CODE(lhs) != SSA_NAME || VECTOR_TYPE_P(TREE_TYPE(lhs)) ||
         TREE_CODE(TREE_TYPE(lhs)) == COMPLEX_TYPE)
-        return false;
+        return 0;
     tree_code c = gimple_assign_rhs_code(g);
-    *value = NULL_TREE;
+    if (joined_decisions(g)) {
+        d->value = gimple_assign_rhs1(g);
+        d->second = gimple_assign_rhs2(g);
+        return 4;
+    }
     if (TREE_CODE_CLASS(c) == tcc_comparison) {
         tree t = TREE_TYPE(gimple_assign_rhs1(g));
         if (VECTOR_TYPE_P(t) || TREE_CODE(t) == COMPLEX_TYPE ||
             (CONSTANT_CLASS_P(gimple_assign_rhs1(g)) && CONSTANT_CLASS_P(gimple_assign_rhs2(g))) ||
             !used_beyond_decisions(lhs))
-            return false;
-        *value = lhs;
-        return true;
+            return 0;
+        d->value = lhs;
+        return 2;
     }
     if (c == COND_EXPR) {
         tree cond = gimple_assign_rhs1(g);
         if (COMPARISON_CLASS_P(cond)) {
             tree t = TREE_TYPE(TREE_OPERAND(cond, 0));
             if (VECTOR_TYPE_P(t) || TREE_CODE(t) == COMPLEX_TYPE)
-                return false;
-            *code = TREE_CODE(cond);
-            *a = TREE_OPERAND(cond, 0);
-            *b = TREE_OPERAND(cond, 1);
-            return true;
+                return 0;
+            d->code = TREE_CODE(cond);
+            d->a = TREE_OPERAND(cond, 0);
+            d->b = TREE_OPERAND(cond, 1);
+            return 2;
         }
         if (TREE_CODE(cond) != SSA_NAME || VECTOR_TYPE_P(TREE_TYPE(cond)))
-            return false;
-        *value = cond;
-        return true;
+            return 0;
+        d->value = cond;
+        return 2;
     }
     if ((c == MIN_EXPR || c == MAX_EXPR) &&
         (INTEGRAL_TYPE_P(TREE_TYPE(lhs)) || POINTER_TYPE_P(TREE_TYPE(lhs)))) {
-        *code = LT_EXPR;
-        *a = gimple_assign_rhs1(g);
-        *b = gimple_assign_rhs2(g);
-        return !(CONSTANT_CLASS_P(*a) && CONSTANT_CLASS_P(*b));
+        d->code = LT_EXPR;
+        d->a = gimple_assign_rhs1(g);
+        d->b = gimple_assign_rhs2(g);
+        return CONSTANT_CLASS_P(d->a) && CONSTANT_CLASS_P(d->b) ? 0 : 2;
     }
-    return false;
+    return 0;
 }
 
 /* The statements of fn's blocks that get folded-branch slots: those of
@@ -812,15 +854,30 @@ void folded_sites(const fz_state *st, function *fn, auto_vec<gimple *> &sites)
         if (block_denied(st, bb))
             continue;
         for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-            tree_code code;
-            tree a, b, v;
-            if (folded_decision(gsi_stmt(gsi), &code, &a, &b, &v))
+            decision d;
+            if (folded_decision(gsi_stmt(gsi), &d))
                 sites.safe_push(gsi_stmt(gsi));
         }
     }
 }
 
-/* Marks which way site g decided in slot k (false) or k + 1 (true):
+/* Appends to seq the outcome v as a sizetype 0 or 1: a signed one-bit
+ * "true" is -1, so that one is v != 0 first. */
+tree outcome_index(gimple_seq *seq, tree v)
+{
+    tree vt = TREE_TYPE(v);
+    if (!TYPE_UNSIGNED(vt) && TYPE_PRECISION(vt) == 1) {
+        tree nz = make_ssa_name(boolean_type_node);
+        gimple_seq_add_stmt(seq, gimple_build_assign(nz, NE_EXPR, v, build_zero_cst(vt)));
+        v = nz;
+    }
+    tree o = make_ssa_name(sizetype);
+    gimple_seq_add_stmt(seq, gimple_build_assign(o, NOP_EXPR, v));
+    return o;
+}
+
+/* Marks which way site g decided in slot k + outcome (0 or 1; for joined
+ * decisions first + 2 * second, 0 to 3):
  *     o = (sizetype) outcome;  q = p + o;  q[k] = 1;
  * a plain store, not a count: the slot says that outcome happened in the
  * run, as a taken branch's edge would, without adding hit counts to the
@@ -829,14 +886,14 @@ void folded_sites(const fz_state *st, function *fn, auto_vec<gimple *> &sites)
  * and uses it, so the comparison hooks see it once. */
 void insert_folded(tree ctr_t, tree p, gimple *g, unsigned k)
 {
-    tree_code code = ERROR_MARK;
-    tree a = NULL_TREE, b = NULL_TREE, v = NULL_TREE;
-    folded_decision(g, &code, &a, &b, &v);
+    decision d;
+    folded_decision(g, &d);
     gimple_stmt_iterator gsi = gsi_for_stmt(g);
     gimple_seq seq = NULL;
+    tree v = d.value;
     if (!v) {
         v = make_ssa_name(boolean_type_node);
-        gimple_seq_add_stmt(&seq, gimple_build_assign(v, code, a, b));
+        gimple_seq_add_stmt(&seq, gimple_build_assign(v, d.code, d.a, d.b));
         gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
         seq = NULL;
         if (gimple_assign_rhs_code(g) == COND_EXPR) {
@@ -844,15 +901,15 @@ void insert_folded(tree ctr_t, tree p, gimple *g, unsigned k)
             update_stmt(g);
         }
     }
-    tree vt = TREE_TYPE(v);
-    if (!TYPE_UNSIGNED(vt) && TYPE_PRECISION(vt) == 1) {
-        /* A signed one-bit "true" is -1: index by v != 0 instead. */
-        tree nz = make_ssa_name(boolean_type_node);
-        gimple_seq_add_stmt(&seq, gimple_build_assign(nz, NE_EXPR, v, build_zero_cst(vt)));
-        v = nz;
+    tree o = outcome_index(&seq, v);
+    if (d.second) {
+        tree o2 = outcome_index(&seq, d.second);
+        tree twice = make_ssa_name(sizetype);
+        gimple_seq_add_stmt(&seq, gimple_build_assign(twice, PLUS_EXPR, o2, o2));
+        tree sum = make_ssa_name(sizetype);
+        gimple_seq_add_stmt(&seq, gimple_build_assign(sum, PLUS_EXPR, o, twice));
+        o = sum;
     }
-    tree o = make_ssa_name(sizetype);
-    gimple_seq_add_stmt(&seq, gimple_build_assign(o, NOP_EXPR, v));
     tree q = make_ssa_name(TREE_TYPE(p));
     gimple_seq_add_stmt(&seq, gimple_build_assign(q, POINTER_PLUS_EXPR, p, o));
     tree ref = build2(MEM_REF, ctr_t, q, build_int_cst(build_pointer_type(ctr_t), k));
@@ -922,8 +979,10 @@ struct fz_pass : gimple_opt_pass {
         /* After the trip counts: their loop analysis wants the function
          * without statements it has not seen in SSA form yet. */
         for (gimple *g : folded) {
+            decision d;
+            unsigned n = folded_decision(g, &d);
             insert_folded(ctr_t, p, g, st->slots);
-            st->slots += 2;
+            st->slots += n;
         }
         gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fn)),
                                      gimple_build_assign(p, area));

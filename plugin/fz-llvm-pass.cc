@@ -54,11 +54,12 @@
  *  set to anything but "" or "0").  Decisions the optimiser made into
  *  straight-line code get two slots each, after the function's block
  *  slots: a scalar select (by its condition), a compare with a use other
- *  than a branch or a select's condition (a boolean stored, returned, or
- *  or-ed with another before one branch), and umin/umax/smin/smax (by
- *  which operand wins).  After the instruction, slot k + outcome is set
- *  to 1 with a plain store (!nosanitize): which way it went, not how
- *  often.
+ *  than a branch's or a select's condition or a half of joined decisions
+ *  (a boolean stored or returned), and umin/umax/smin/smax (by which
+ *  operand wins).  Joined decisions, an and/or of two i1 values x and y or
+ *  the selects of `x && y` and `x || y`, get four, by x + 2y.  After the
+ *  instruction, slot k + outcome is set to 1 with a plain store
+ *  (!nosanitize): which way it went, not how often.
  *
  *  Registration.  An internal constructor of priority
  *  FZ_CTOR_PRIORITY_REGISTER calls __fz_register(&__fz_area, N) through an
@@ -563,29 +564,64 @@ static void fz_prune(Function &F, fz_block_set &counted)
 
 /* ---- Folded branches ------------------------------------------------------ */
 
-/* Does I decide between two outcomes that no edge of its own shows (the
- * GCC plugin's spec 3b)?  A scalar select, by its condition; a compare
- * used other than as a branch's or a select's condition (a boolean that is
- * stored, returned, or combined with another before a branch); a
- * umin/umax/smin/smax call, by which operand wins. */
-static bool fz_folded_site(const Instruction &I)
+/* Is I two decisions joined into one i1 (*x and *y): an and/or of two
+ * i1 values, or the selects clang makes of `x && y` (select x, y, false)
+ * and `x || y` (select x, true, y)?  Its four slots tell which of the
+ * four pairs of outcomes the run had, which one slot per half cannot:
+ * `x && y` true is not x true in one run and y in another. */
+static bool fz_joined(Instruction &I, Value **x, Value **y)
 {
+    if (!I.getType()->isIntegerTy(1))
+        return false;
+    if (SelectInst *sel = dyn_cast<SelectInst>(&I)) {
+        const ConstantInt *t = dyn_cast<ConstantInt>(sel->getTrueValue());
+        const ConstantInt *f = dyn_cast<ConstantInt>(sel->getFalseValue());
+        *x = sel->getCondition();
+        if (f && f->isZero() && !t)
+            *y = sel->getTrueValue();
+        else if (t && t->isOne() && !f)
+            *y = sel->getFalseValue();
+        else
+            return false;
+    } else if (I.getOpcode() == Instruction::And || I.getOpcode() == Instruction::Or) {
+        *x = I.getOperand(0);
+        *y = I.getOperand(1);
+    } else {
+        return false;
+    }
+    return *x != *y && !isa<Constant>(*x) && !isa<Constant>(*y);
+}
+
+/* The slots I gets as a decision that no edge of its own shows (the GCC
+ * plugin's spec 3b), 0 if none.  Two for a scalar select, by its
+ * condition; a compare used other than as a branch's or a select's
+ * condition or a half of joined decisions (a boolean that is stored or
+ * returned); a umin/umax/smin/smax call, by which operand wins.  Four for
+ * joined decisions (fz_joined). */
+static unsigned fz_folded_slots(Instruction &I)
+{
+    Value *x, *y;
+    if (fz_joined(I, &x, &y))
+        return 4;
     if (const SelectInst *sel = dyn_cast<SelectInst>(&I))
-        return !sel->getCondition()->getType()->isVectorTy();
-    if (const CmpInst *cmp = dyn_cast<CmpInst>(&I)) {
+        return sel->getCondition()->getType()->isVectorTy() ? 0 : 2;
+    if (CmpInst *cmp = dyn_cast<CmpInst>(&I)) {
         if (cmp->getType()->isVectorTy() ||
             (isa<Constant>(cmp->getOperand(0)) && isa<Constant>(cmp->getOperand(1))))
-            return false;
-        for (const User *u : cmp->users()) {
+            return 0;
+        for (User *u : cmp->users()) {
             if (isa<BranchInst>(u))
                 continue;
             const SelectInst *sel = dyn_cast<SelectInst>(u);
             if (sel && sel->getCondition() == cmp && sel->getTrueValue() != cmp &&
                 sel->getFalseValue() != cmp)
                 continue;
-            return true;
+            Instruction *ui = dyn_cast<Instruction>(u);
+            if (ui && fz_joined(*ui, &x, &y))
+                continue;
+            return 2;
         }
-        return false;
+        return 0;
     }
     if (const IntrinsicInst *ii = dyn_cast<IntrinsicInst>(&I)) {
         switch (ii->getIntrinsicID()) {
@@ -593,36 +629,50 @@ static bool fz_folded_site(const Instruction &I)
         case Intrinsic::umax:
         case Intrinsic::smin:
         case Intrinsic::smax:
-            return !ii->getType()->isVectorTy();
+            return ii->getType()->isVectorTy() ? 0 : 2;
         default:
-            return false;
+            return 0;
         }
     }
-    return false;
+    return 0;
 }
 
-/* Marks which way site I went in slot k (false) or k + 1 (true) with a
- * plain store of 1: the outcome happened in this run, as a taken edge
- * would show, without hit counts for values that change with every
- * input. */
+/* Marks which way site I went in slot k + outcome (0 or 1; for joined
+ * decisions x + 2y, 0 to 3) with a plain store of 1: the outcome happened
+ * in this run, as a taken edge would show, without hit counts for values
+ * that change with every input.  A joined select's second half may be
+ * poison when the first decides (that is why clang made a select), so
+ * that half is frozen before it makes an address; the halves of an and/or
+ * are not (a freeze there costs 8% more instructions in a tokenizer loop,
+ * bench/overhead_work.c, as it keeps the backend from sharing the compare
+ * results with the branch). */
 static void fz_mark_folded(Instruction *I, Instruction *base, uint64_t slot)
 {
     IRBuilder<> B(I->getNextNode());
-    Value *outcome;
-    if (SelectInst *sel = dyn_cast<SelectInst>(I)) {
-        outcome = sel->getCondition();
-    } else if (IntrinsicInst *ii = dyn_cast<IntrinsicInst>(I)) {
-        Value *a = ii->getArgOperand(0), *b = ii->getArgOperand(1);
-        switch (ii->getIntrinsicID()) {
-        case Intrinsic::umin: outcome = B.CreateICmpULT(a, b); break;
-        case Intrinsic::umax: outcome = B.CreateICmpUGT(a, b); break;
-        case Intrinsic::smin: outcome = B.CreateICmpSLT(a, b); break;
-        default: outcome = B.CreateICmpSGT(a, b); break;
-        }
+    Value *outcome, *x, *y;
+    Value *idx;
+    if (fz_joined(*I, &x, &y)) {
+        if (isa<SelectInst>(I))
+            y = B.CreateFreeze(y);
+        Value *lo = B.CreateZExt(x, B.getInt64Ty());
+        Value *hi = B.CreateZExt(y, B.getInt64Ty());
+        idx = B.CreateAdd(lo, B.CreateShl(hi, 1));
     } else {
-        outcome = I;
+        if (SelectInst *sel = dyn_cast<SelectInst>(I)) {
+            outcome = sel->getCondition();
+        } else if (IntrinsicInst *ii = dyn_cast<IntrinsicInst>(I)) {
+            Value *a = ii->getArgOperand(0), *b = ii->getArgOperand(1);
+            switch (ii->getIntrinsicID()) {
+            case Intrinsic::umin: outcome = B.CreateICmpULT(a, b); break;
+            case Intrinsic::umax: outcome = B.CreateICmpUGT(a, b); break;
+            case Intrinsic::smin: outcome = B.CreateICmpSLT(a, b); break;
+            default: outcome = B.CreateICmpSGT(a, b); break;
+            }
+        } else {
+            outcome = I;
+        }
+        idx = B.CreateZExt(outcome, B.getInt64Ty());
     }
-    Value *idx = B.CreateZExt(outcome, B.getInt64Ty());
     Value *p = B.CreateInBoundsGEP(B.getInt8Ty(), base, B.CreateAdd(idx, B.getInt64(slot)));
     StoreInst *st = B.CreateStore(B.getInt8(1), p);
     fz_nosanitize(st);
@@ -654,13 +704,14 @@ static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64
     for (BasicBlock &BB : F)
         if (counted.count(&BB))
             chosen.push_back(&BB);
-    std::vector<Instruction *> sites;
+    /* Counted before any mark adds uses to the values they read. */
+    std::vector<std::pair<Instruction *, unsigned>> sites;
     if (folded)
         for (BasicBlock &BB : F)
             if (!fz_block_denied(BB, dl))
                 for (Instruction &I : BB)
-                    if (fz_folded_site(I))
-                        sites.push_back(&I);
+                    if (unsigned n = fz_folded_slots(I))
+                        sites.push_back({&I, n});
     if (chosen.empty() && sites.empty())
         return 0;
     Instruction *base = fz_load_area(F, area);
@@ -668,9 +719,9 @@ static uint64_t fz_instrument_function(Function &F, GlobalVariable *area, uint64
     uint64_t first = next;
     for (BasicBlock *BB : chosen)
         fz_count_block(*BB, base, next++, x86);
-    for (Instruction *I : sites) {
-        fz_mark_folded(I, base, next);
-        next += 2;
+    for (auto &site : sites) {
+        fz_mark_folded(site.first, base, next);
+        next += site.second;
     }
     return next - first;
 }

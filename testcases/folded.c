@@ -1,10 +1,13 @@
 /*
  * folded.c - branches the optimiser turns into straight-line code at -O2,
  * for tests/e2e/instrument_folded.sh: a minimum (a conditional move or a
- * min instruction), a choice between two constants, and a comparison kept
- * as a value.  Each decides on one input byte; nothing else branches on
- * them, so without folded-branch slots two inputs that differ in one of
- * those decisions give the same map.
+ * min instruction), a choice between two constants, a comparison kept
+ * as a value, and comparisons joined before one branch (`(x && y) || z`,
+ * which GCC and clang compute as (x & y) | z without a branch between).
+ * Each decides on input bytes; nothing else branches on them, so without
+ * folded-branch slots two inputs that differ in one of those decisions
+ * give the same map; and without a slot per pair of outcomes, x and y in
+ * one run (with z) is x in one run and y in another.
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -22,5 +25,8 @@ int main(void)
     unsigned k = b[1] > 100 ? 3 : 9; /* a choice of constants */
     unsigned lt = b[2] < 100;        /* a comparison as a value */
     sink = n + k + lt;
+    unsigned x = b[3], y = b[4], z = b[5];
+    if ((x == 'x' && y == 'y') || z == 'z') /* joined comparisons */
+        sink = 7;
     return 0;
 }

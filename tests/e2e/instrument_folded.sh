@@ -5,6 +5,9 @@
 # only in one such decision give different maps, and the same inputs give
 # the same map when FZ_NO_FOLDED=1 drops the folded-branch slots (so the
 # target really is folded, and the slots are what tells them apart).
+# Comparisons joined before one branch, `(x && y) || z`, get a slot per
+# pair of outcomes: with z true, x and y in one run hits a slot that x in
+# one run and y in another do not (and nothing new without the slots).
 # Runs once per back end.
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
@@ -34,4 +37,15 @@ for input in zaa aaz; do
     [ "$(map off $input)" = "$base_off" ] ||
         fail "$FZ_TEST_CC: '$input' differs from 'aaa' without folded-branch slots: testcases/folded.c no longer folds that decision"
 done
-ok "$FZ_TEST_CC: $off -> $on slots; a minimum, a choice and a comparison value each tell inputs apart"
+
+# edges BUILD INPUT: the slots the input hits, sorted
+edges() {
+    printf '%s' "$2" | "$FZ_BIN/fz-showmap" -q -e -o "$T/$1-$2.map" -- "$T/$1" || fail "fz-showmap failed on $1 < $2"
+    cut -d: -f1 "$T/$1-$2.map" | sort
+}
+# new BUILD: slots 'aaaxyz' hits that neither 'aaaxaz' nor 'aaaayz' does
+new() { comm -23 <(edges "$1" aaaxyz) <({ edges "$1" aaaxaz; edges "$1" aaaayz; } | sort -u) | wc -l; }
+[ "$(new on)" -gt 0 ] || fail "$FZ_TEST_CC: x && y in one run hits nothing that x and y in two runs do not"
+[ "$(new off)" -eq 0 ] ||
+    fail "$FZ_TEST_CC: x && y in one run is new without folded-branch slots: testcases/folded.c no longer joins x, y and z into one branch"
+ok "$FZ_TEST_CC: $off -> $on slots; a minimum, a choice, a comparison value and a pair of joined comparisons each tell inputs apart"
