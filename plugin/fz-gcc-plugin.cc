@@ -844,9 +844,17 @@ unsigned folded_decision(gimple *g, decision *d)
     return 0;
 }
 
+/* A statement that gets folded-branch slots, with its outcome and slot
+ * count as decided before any site's code adds uses to the values. */
+struct folded_site {
+    gimple *g;
+    decision d;
+    unsigned slots;
+};
+
 /* The statements of fn's blocks that get folded-branch slots: those of
  * folded_decision in blocks that are not denied. */
-void folded_sites(const fz_state *st, function *fn, auto_vec<gimple *> &sites)
+void folded_sites(const fz_state *st, function *fn, auto_vec<folded_site> &sites)
 {
     basic_block bb;
     FOR_EACH_BB_FN(bb, fn)
@@ -854,9 +862,10 @@ void folded_sites(const fz_state *st, function *fn, auto_vec<gimple *> &sites)
         if (block_denied(st, bb))
             continue;
         for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-            decision d;
-            if (folded_decision(gsi_stmt(gsi), &d))
-                sites.safe_push(gsi_stmt(gsi));
+            folded_site site = {gsi_stmt(gsi), {}, 0};
+            site.slots = folded_decision(site.g, &site.d);
+            if (site.slots)
+                sites.safe_push(site);
         }
     }
 }
@@ -884,10 +893,10 @@ tree outcome_index(gimple_seq *seq, tree v)
  * map for values that change with every input.  A COND_EXPR over an
  * embedded comparison gets that comparison as a value of its own first,
  * and uses it, so the comparison hooks see it once. */
-void insert_folded(tree ctr_t, tree p, gimple *g, unsigned k)
+void insert_folded(tree ctr_t, tree p, const folded_site &site, unsigned k)
 {
-    decision d;
-    folded_decision(g, &d);
+    gimple *g = site.g;
+    const decision &d = site.d;
     gimple_stmt_iterator gsi = gsi_for_stmt(g);
     gimple_seq seq = NULL;
     tree v = d.value;
@@ -959,7 +968,7 @@ struct fz_pass : gimple_opt_pass {
         FOR_EACH_BB_FN(bb, fn)
         if (bitmap_bit_p(counted, bb->index))
             chosen.safe_push(bb);
-        auto_vec<gimple *> folded;
+        auto_vec<folded_site> folded;
         if (st->folded)
             folded_sites(st, fn, folded);
         if (chosen.is_empty() && folded.is_empty())
@@ -978,11 +987,9 @@ struct fz_pass : gimple_opt_pass {
             gsi_commit_edge_inserts();
         /* After the trip counts: their loop analysis wants the function
          * without statements it has not seen in SSA form yet. */
-        for (gimple *g : folded) {
-            decision d;
-            unsigned n = folded_decision(g, &d);
-            insert_folded(ctr_t, p, g, st->slots);
-            st->slots += n;
+        for (const folded_site &site : folded) {
+            insert_folded(ctr_t, p, site, st->slots);
+            st->slots += site.slots;
         }
         gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fn)),
                                      gimple_build_assign(p, area));
