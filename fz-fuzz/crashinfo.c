@@ -353,7 +353,8 @@ void fz_crashinfo_dir(const fz_cfg_t *cfg, const char *dir, uint32_t from_id, ui
             n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str); /* names is NULL when n is 0 */
     for (size_t i = 0; i < n; i++) {
         if (i < max && names[i]) {
             char path[8192];
