@@ -295,11 +295,29 @@ static int want_det(const fz_state_t *st)
            st->stats.det_execs * FZ_DET_SHARE <= all;
 }
 
+/* The empty input, once, before the first turn of a new campaign, as
+ * libFuzzer runs it before its corpus: a program that crashes on no input
+ * at all is a common bug, and code only no input reaches (a decoder's
+ * "nothing to do" path) is coverage like any other, which mutation reaches
+ * only by chance (no seed is empty: outdir.c skips them).  It is judged
+ * as any candidate: a crash or hang is saved, new coverage an entry.  Not
+ * on a resume (the campaign ran it), not under AFL_CUSTOM_MUTATOR_ONLY
+ * (only the custom mutator makes inputs), and in a -j campaign by its
+ * first instance only (the others import what it keeps). */
+static void run_empty(fz_state_t *st)
+{
+    if (st->out.resumed || fz_custom_only(st) || (st->jobs.shared && st->jobs.self))
+        return;
+    fz_origin_t o = {.op = "empty", .no_parent = 1};
+    fz_run_one(st, (const uint8_t *)"", 0, &o);
+}
+
 void fz_fuzz_loop(fz_state_t *st)
 {
     uint8_t *buf = malloc(FZ_MAX_INPUT);
     if (!buf)
         fz_die("out of memory");
+    run_empty(st);
     while (!fz_run_should_stop(st)) {
         fz_sync_maybe(st); /* between turns, as afl-fuzz does; nothing for a lone instance */
         if (fz_run_should_stop(st))

@@ -54,8 +54,17 @@ static uint64_t cost(const fz_entry_t *e)
     return (e->work ? e->work : 1) * (uint64_t)(e->len ? e->len : 1);
 }
 
+/* Whether e takes part in the walk and the favored set: see queue.h on
+ * empty entries. */
+static int takes_turns(const fz_queue_t *q, const fz_entry_t *e)
+{
+    return e->len || q->n_empty == q->n;
+}
+
 static void update_top_rated(fz_queue_t *q, fz_entry_t *e)
 {
+    if (!e->len)
+        return; /* never top rated (queue.h); with only empty entries nothing is favored */
     for (uint32_t k = 0; k < e->n_edges; k++) {
         uint32_t s = e->edges[k];
         if (s >= q->map_size)
@@ -89,6 +98,7 @@ fz_entry_t *fz_queue_add(fz_queue_t *q, char *fname, const uint8_t *data, uint32
     if (len)
         memcpy(e->data, data, len);
     e->len = len;
+    q->n_empty += !len;
     e->work = work;
     e->edges = xrealloc(NULL, n_edges * sizeof(uint32_t));
     if (n_edges)
@@ -109,9 +119,21 @@ void fz_queue_shrink(fz_queue_t *q, fz_entry_t *e, const uint8_t *data, uint32_t
                      uint64_t work)
 {
     memcpy(e->data, data, len); /* len <= e->len: the buffer is big enough */
+    int emptied = !len && e->len;
     e->len = len;
     e->work = work;
-    update_top_rated(q, e); /* cheaper now: it may win slots */
+    if (!emptied) {
+        update_top_rated(q, e); /* cheaper now: it may win slots */
+        return;
+    }
+    /* Trimmed to nothing: it gives up its slots (queue.h), so each is
+     * rated again among the others; rare, so all are. */
+    q->n_empty++;
+    memset(q->top_rated, 0, (size_t)q->map_size * sizeof(uint32_t));
+    q->n_seen = 0;
+    q->dirty = 1;
+    for (uint32_t i = 0; i < q->n; i++)
+        update_top_rated(q, q->e[i]);
 }
 
 uint32_t fz_queue_energy(const fz_queue_t *q, const fz_entry_t *e)
@@ -165,6 +187,8 @@ void fz_queue_cull(fz_queue_t *q)
 
 static int wants_turn(const fz_queue_t *q, const fz_entry_t *e)
 {
+    if (!takes_turns(q, e))
+        return 0;
     if (!q->n_favored || e->favored || !e->was_fuzzed)
         return 1;
     return q->cycles % FZ_QUEUE_NONFAV_PERIOD == 0;
@@ -193,7 +217,8 @@ uint32_t fz_queue_pending(const fz_queue_t *q, int favored_only)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < q->n; i++)
-        if (!q->e[i]->was_fuzzed && (!favored_only || q->e[i]->favored))
+        if (!q->e[i]->was_fuzzed && takes_turns(q, q->e[i]) &&
+            (!favored_only || q->e[i]->favored))
             n++;
     return n;
 }

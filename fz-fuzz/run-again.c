@@ -39,7 +39,7 @@ int fz_run_name(const fz_state_t *st, char *buf, size_t n, uint32_t id, int sig,
                 const fz_origin_t *o, int new_edge)
 {
     fz_origin_t named = *o;
-    if (!o->peer)
+    if (!o->peer && !o->no_parent)
         named.src = st->queue.e[o->src]->file_id; /* names carry the parent's file id */
     /* A resumed campaign's names go on from its earlier runs' totals. */
     return fz_name_find(buf, n, id, sig, &named,

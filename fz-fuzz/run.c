@@ -50,7 +50,8 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     char *fname = strdup(name);
     if (!fname)
         fz_die("out of memory");
-    uint32_t depth = o->peer ? 1 : st->queue.e[o->src]->depth + 1;
+    const fz_entry_t *parent = o->peer || o->no_parent ? NULL : st->queue.e[o->src];
+    uint32_t depth = parent ? parent->depth + 1 : 1;
     fz_entry_t *e = fz_queue_add(&st->queue, fname, buf, len, c.work, st->calib.edges,
                                  c.result == FZ_RUN_OK ? c.n_edges : 0, depth);
     e->var_behavior = c.variable;
@@ -58,7 +59,7 @@ static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind
     e->trimmed = o->peer != NULL;
     fz_outdir_save(&st->out, "queue", name, buf, len);
     if (st->hooks.new_entry)
-        st->hooks.new_entry(st, e, o->peer ? NULL : st->queue.e[o->src]->fname);
+        st->hooks.new_entry(st, e, parent ? parent->fname : NULL);
     fz_jobs_share(st, name, st->next_queue_id - 1, buf, len); /* -j: to the others at once */
     fz_maxlen_found(&st->len, fz_state_execs(st));
     if (o->peer) {

@@ -31,6 +31,11 @@ START_TEST(test_names)
     o = (fz_origin_t){.op = "havoc", .src = 2};
     fz_name_find(b, sizeof(b), 0, 11, &o, 10, 20, 0);
     ck_assert_str_eq(b, "id:000000,sig:11,src:000002,time:10,execs:20,op:havoc");
+    o = (fz_origin_t){.op = "empty", .no_parent = 1};
+    fz_name_find(b, sizeof(b), 5, 0, &o, 9, 31, 1);
+    ck_assert_str_eq(b, "id:000005,time:9,execs:31,op:empty,+cov");
+    fz_name_find(b, sizeof(b), 0, 6, &o, 9, 31, 0);
+    ck_assert_str_eq(b, "id:000000,sig:06,time:9,execs:31,op:empty");
     fz_name_seed(b, sizeof(b), 0, "seeds/a,b.txt");
     ck_assert_str_eq(b, "id:000000,time:0,execs:0,orig:a_b.txt");
     ck_assert_int_eq(fz_name_id("id:000042,src:000007"), 42);
@@ -67,6 +72,39 @@ START_TEST(test_round_robin)
     ck_assert_uint_eq(fz_queue_next(&q)->id, 3);
     ck_assert_uint_eq(fz_queue_next(&q)->id, 0);
     ck_assert_uint_eq(q.cycles, 3);
+    fz_queue_free(&q);
+}
+END_TEST
+
+/* An empty entry (the empty input's) backs its slots but gets no turn,
+ * is favored for none and is not pending while an entry has bytes; with
+ * only empty entries they are walked, so the loop never runs dry. */
+START_TEST(test_empty_entries)
+{
+    fz_queue_t q;
+    fz_queue_init(&q, 16);
+    uint32_t a[] = {1, 2}, b[] = {1, 3};
+    add(&q, 0, 5, a, 2); /* id 0: empty, the only one reaching slot 2 */
+    ck_assert_uint_eq(fz_queue_next(&q)->id, 0);
+    ck_assert_uint_eq(fz_queue_pending(&q, 0), 1);
+    add(&q, 0, 5, a, 2); /* id 1: empty too */
+    add(&q, 8, 10, b, 2); /* id 2 */
+    for (int i = 0; i < 5; i++) {
+        fz_entry_t *e = fz_queue_next(&q);
+        ck_assert_uint_eq(e->id, 2);
+        e->was_fuzzed = 1;
+    }
+    ck_assert_int_eq(q.e[0]->favored, 0);
+    ck_assert_int_eq(q.e[1]->favored, 0);
+    ck_assert_int_eq(q.e[2]->favored, 1);
+    ck_assert_uint_eq(q.n_empty, 2);
+    ck_assert_uint_eq(fz_queue_pending(&q, 0), 0);
+    /* An entry trimmed down to nothing leaves the walk too. */
+    add(&q, 4, 10, b, 2); /* id 3 */
+    fz_queue_shrink(&q, q.e[3], (const uint8_t *)"", 0, 1);
+    ck_assert_uint_eq(q.n_empty, 3);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(fz_queue_next(&q)->id, 2);
     fz_queue_free(&q);
 }
 END_TEST
@@ -254,6 +292,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_round_robin);
+    tcase_add_test(tc, test_empty_entries);
     tcase_add_test(tc, test_favored);
     tcase_add_test(tc, test_no_coverage_walks_all);
     tcase_add_test(tc, test_energy);
