@@ -73,6 +73,17 @@ static uint32_t list_edges(fz_state_t *st)
     return n;
 }
 
+/* The slot list (st->calib.edges), work and slowest time of an input
+ * that exited normally, from its first run's map in st->calib.first. */
+static void finish(fz_state_t *st, fz_calib_t *out)
+{
+    fz_exec_t *x = &st->exec;
+    out->n_edges = x->blind ? 0 : list_edges(st);
+    out->work = x->blind ? 0 : fz_calib_work(st->calib.first, x->map_size);
+    if (out->max_us > st->stats.slowest_exec_us)
+        st->stats.slowest_exec_us = out->max_us;
+}
+
 void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
                   const char *doing, fz_calib_t *out)
 {
@@ -82,6 +93,13 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ori
     uint64_t sum = 0;
     int runs = 0;
     for (int i = 0; i < FZ_CALIB_RUNS; i++) {
+        /* A stop request (or -V running out) cuts calibration short: the
+         * runs so far still give a time and a map, and a slow target must
+         * not hold Ctrl-C or the time limit for FZ_CALIB_RUNS more runs.
+         * Asked before each run, with the clock read after the last one
+         * (the tick sets time_up), so -V is over at most one run late. */
+        if (i > 0 && (*st->stop || st->ui.time_up))
+            break;
         fz_exec_rec_t rec;
         fz_run_result_t r = fz_run_again(st, buf, len, 0, &rec, o, doing);
         if (i == 0)
@@ -91,11 +109,6 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ori
             out->result = r;
             break;
         }
-        /* A stop request (or -V running out) cuts calibration short: the
-         * runs so far still give a time and a map, and a slow target must
-         * not hold Ctrl-C or the time limit for FZ_CALIB_RUNS more runs. */
-        if (i > 0 && (*st->stop || st->ui.time_up))
-            break;
         fz_status_tick(st);
         runs++;
         sum += rec.exec_us;
@@ -109,13 +122,19 @@ void fz_calibrate(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_ori
             out->variable = 1;
     }
     out->exec_us = runs ? sum / runs : 0;
-    if (out->result == FZ_RUN_OK) {
-        out->n_edges = x->blind ? 0 : list_edges(st);
-        out->work = x->blind ? 0 : fz_calib_work(st->calib.first, x->map_size);
-        if (out->max_us > st->stats.slowest_exec_us)
-            st->stats.slowest_exec_us = out->max_us;
-    }
+    if (out->result == FZ_RUN_OK)
+        finish(st, out);
     st->stats.calib_execs += fz_exec_execs(x) - before;
+}
+
+void fz_calibrate_record(fz_state_t *st, const fz_exec_rec_t *rec, fz_calib_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->result = FZ_RUN_OK;
+    out->exec_us = out->max_us = rec->exec_us;
+    if (rec->map)
+        memcpy(st->calib.first, rec->map, st->exec.map_size);
+    finish(st, out);
 }
 
 /* Adds a calibrated seed to the queue under its AFL-style seed name (or its

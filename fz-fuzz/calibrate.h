@@ -60,6 +60,12 @@ typedef struct fz_calib {
 void fz_calibrate(struct fz_state *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
                   const char *doing, fz_calib_t *out);
 
+/* What fz_calibrate gives, from the record of the one run that found an
+ * input (rec: a normal exit, its map still valid) instead of more runs:
+ * for a find made once -V is up or a stop signal came, so that no run
+ * starts after that; its slots count as stable. */
+void fz_calibrate_record(struct fz_state *st, const fz_exec_rec_t *rec, fz_calib_t *out);
+
 /* Roughly how many edges a run executed: each slot's bucket floor summed
  * over a classified map.  A clock-free stand-in for the run time. */
 uint64_t fz_calib_work(const uint8_t *map, uint32_t size);

@@ -306,7 +306,8 @@ static int want_det(const fz_state_t *st)
  * first instance only (the others import what it keeps). */
 static void run_empty(fz_state_t *st)
 {
-    if (st->out.resumed || fz_custom_only(st) || (st->jobs.shared && st->jobs.self))
+    if (st->out.resumed || fz_custom_only(st) || (st->jobs.shared && st->jobs.self) ||
+        fz_run_should_stop(st))
         return;
     fz_origin_t o = {.op = "empty", .no_parent = 1};
     fz_run_one(st, (const uint8_t *)"", 0, &o);

@@ -35,15 +35,20 @@ void fz_run_triage(fz_state_t *st, fz_triage_t *t)
                        .st = st};
 }
 
-/* A new entry: calibrate it, add it to the queue and save it.  It is
+/* A new entry: calibrate it (from rec alone once the run is to stop),
+ * add it to the queue and save it.  It is
  * trimmed on its first turn (trim_entry), so an entry that never gets one
  * costs nothing; a peer's import is kept as it is: its finder trimmed it
  * already, and an import byte-identical to its source is easy to trace. */
-static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, int kind,
-                      const fz_origin_t *o)
+static void add_entry(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_exec_rec_t *rec,
+                      int kind, const fz_origin_t *o)
 {
     fz_calib_t c;
-    fz_calibrate(st, buf, len, o, "calibration", &c);
+    fz_status_tick(st); /* the clock after this run: is -V up? */
+    if (*st->stop || st->ui.time_up)
+        fz_calibrate_record(st, rec, &c); /* no time for more runs: the one that found it */
+    else
+        fz_calibrate(st, buf, len, o, "calibration", &c);
 
     char name[256];
     fz_run_name(st, name, sizeof(name), st->next_queue_id++, 0, o, kind == FZ_COV_NEW_EDGE);
@@ -119,7 +124,7 @@ static int judge(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
             st->stats.slowest_exec_us = rec->exec_us;
         if (!rec->new_bits)
             break;
-        add_entry(st, buf, len, fz_exec_commit(&st->exec, rec, NULL), o);
+        add_entry(st, buf, len, rec, fz_exec_commit(&st->exec, rec, NULL), o);
         grew = 1;
         break;
     }

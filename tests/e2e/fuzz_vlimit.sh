@@ -4,8 +4,11 @@
 # 6.5 s (issue 11), with the deterministic stages (which used to test the
 # clock once per byte, 12 runs), with havoc only (-d), and with a seed of
 # 64+ bytes that is trimmed on its first turn.  This is the one fz-fuzz test
-# that asserts a time: the bound is the behaviour under test, and 1.5 s of
-# slack is two runs of this target.
+# that asserts a time: the bound is the behaviour under test.  1.2 s of
+# slack is one run of this target (the one under way when -V is up; a
+# find it makes is calibrated from that run, not from more) and start-up;
+# a second run over the limit (as when the find's calibration ran once
+# more) fails it.
 . "$(dirname "$0")/../lib.sh"
 cd "$T"
 cat >slow.c <<'EOT'
@@ -30,6 +33,6 @@ for case in "short -D" "short -d" "long -D"; do
     fz-fuzz -q -s 1 -V 5 -t 2000 $2 -i "$1" -o out -- ./slow @@ >log 2>&1
     rc=$? t=$(($(now_ms) - t0))
     [ $rc = 0 ] || { cat log; fail "$case: exit $rc"; }
-    [ $t -le 6500 ] || { cat log; fail "$case: -V 5 on a 700 ms target took $t ms (want <= 6500)"; }
+    [ $t -le 6200 ] || { cat log; fail "$case: -V 5 on a 700 ms target took $t ms (want <= 6200)"; }
     ok "$case: -V 5 ended after $t ms"
 done
