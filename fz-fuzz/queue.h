@@ -31,7 +31,8 @@
  * on in them (havoc from nothing is what an insertion into any entry
  * does), and as the cheapest entry of all one would be top rated for
  * every slot it shares and take turns from real ones (a favored empty
- * entry made lf_inflate's custom-mutator crash take 2.5x the runs).
+ * entry made testcases/lf_inflate.c's custom-mutator crash take 2.2-2.4x the
+ * runs, medians of 6 seeds under either compiler).
  */
 #ifndef FZ_FUZZ_QUEUE_H
 #define FZ_FUZZ_QUEUE_H
