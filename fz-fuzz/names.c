@@ -33,10 +33,10 @@ int fz_name_find(char *buf, size_t n, uint32_t id, int sig, const fz_origin_t *o
     if (o->peer)
         return snprintf(buf, n, "id:%06u%s,sync:%s,src:%06u%s", id, sigpart, o->peer, o->peer_id,
                         cov);
-    if (o->no_parent)
-        return snprintf(buf, n, "id:%06u%s,time:%llu,execs:%llu,op:%s%s", id, sigpart,
-                        (unsigned long long)time_ms, (unsigned long long)execs, o->op, cov);
-    return snprintf(buf, n, "id:%06u%s,src:%06u,time:%llu,execs:%llu,op:%s%s", id, sigpart, o->src,
+    char srcpart[16] = ""; /* none for an input made from nothing (the empty input) */
+    if (!o->no_parent)
+        snprintf(srcpart, sizeof(srcpart), ",src:%06u", o->src);
+    return snprintf(buf, n, "id:%06u%s%s,time:%llu,execs:%llu,op:%s%s", id, sigpart, srcpart,
                     (unsigned long long)time_ms, (unsigned long long)execs, o->op, cov);
 }
 
