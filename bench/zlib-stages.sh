@@ -9,6 +9,9 @@
 #   codelens  its code-length code is complete (inflate_table(CODES) took it)
 #   complete  its literal/length and distance codes are built too: the
 #             block's data is decoded (inflate.c's "codes ok")
+#   long      a complete block whose literal/length code has codes longer
+#             than 9 bits, the root table's: its data can reach the
+#             second-level lookup (inffast.c's "2nd level length code")
 #
 #   bench/zlib-stages.sh DIR...     # e.g. BENCH_KEEP's DIR/zlib-fz-1 DIR/zlib-aflpp-1
 #
@@ -19,23 +22,28 @@ export BENCH_FUZZERS=fz
 . "$(dirname "$0")/coverage.sh"
 [ $# -gt 0 ] || { echo "usage: bench/zlib-stages.sh DIR..." >&2; exit 2; }
 probe=$cache/zlib/stages
-if [ ! -x "$probe" ]; then
+if [ ! -x "$probe" ] || [ "$root/bench/zlib_stages.c" -nt "$probe" ]; then
     d=$(fetch zlib) || exit 1
     mkdir -p "$cache/zlib"
+    gcc -O1 -DZLIB_DEBUG -w -Dinflate_table=inflate_table_real -c -o "$probe-inftrees.o" \
+        "$d"/inftrees.c || exit 1
     gcc -O1 -DZLIB_DEBUG -w -I"$d" -I"$root/bench" -o "$probe" "$root/bench/zlib_stages.c" \
-        "$d"/{adler32,crc32,inffast,inflate,inftrees,zutil}.c || exit 1
+        "$probe-inftrees.o" "$d"/{adler32,crc32,inffast,inflate,zutil}.c || exit 1
 fi
-printf '%-40s %8s %8s %9s %9s\n' corpus entries dynamic codelens complete
+printf '%-40s %8s %8s %9s %9s %5s\n' corpus entries dynamic codelens complete long
 for dir in "$@"; do
     [ -d "$dir" ] || { echo "$dir: not a directory" >&2; continue; }
-    n=0 dyn=0 cl=0 ok=0
+    n=0 dyn=0 cl=0 ok=0 long=0
     for f in "$dir"/*; do
         [ -f "$f" ] || continue
         n=$((n + 1))
-        s=$(timeout 10 "$probe" "$f" 2>&1 >/dev/null | grep -E -o "dynamic codes block|code lengths ok|codes ok")
+        s=$(timeout 10 "$probe" "$f" 2>&1 >/dev/null |
+            grep -E -o "dynamic codes block|code lengths ok|codes ok|long literal/length codes" |
+            tr '\n' ,)
         case $s in *"dynamic codes block"*) dyn=$((dyn + 1)) ;; esac
         case $s in *"code lengths ok"*) cl=$((cl + 1)) ;; esac
         case $s in *"codes ok"*) ok=$((ok + 1)) ;; esac
+        case $s in *"long literal/length codes,codes ok"*) long=$((long + 1)) ;; esac
     done
-    printf '%-40s %8d %8d %9d %9d\n' "$dir" "$n" "$dyn" "$cl" "$ok"
+    printf '%-40s %8d %8d %9d %9d %5d\n' "$dir" "$n" "$dyn" "$cl" "$ok" "$long"
 done
