@@ -229,10 +229,34 @@ static size_t mut_insert(fz_rng_t *rng, uint8_t *buf, size_t len, size_t max,
     return len + n;
 }
 
+/* Widest random overwrite: 16 << OVERWRITE_WIDE_STEPS - 1 bytes. */
+#define OVERWRITE_WIDE_STEPS 9
+
+/*
+ * Overwrite a range with random bytes.  Its width is drawn under a cap of
+ * 16, 32, ... 4096 bytes picked evenly, so narrow and wide ranges are
+ * about as likely as each other.  The wide ones are what a compressed or
+ * encoded stream needs: many random symbols in one candidate, enough to
+ * meet a rare code that no few-byte change reaches (docs/mutations.md).
+ */
+static size_t overwrite_random(fz_rng_t *rng, uint8_t *buf, size_t len)
+{
+    size_t cap = (size_t)16 << fz_rng_below(rng, OVERWRITE_WIDE_STEPS);
+    size_t n = 1 + rand_below(rng, min_sz(cap, len));
+    size_t pos = rand_below(rng, len - n + 1);
+    for (size_t i = 0; i < n; i++)
+        buf[pos + i] = (uint8_t)fz_rng_next(rng);
+    return len;
+}
+
+/* Overwrite a block with another part of the input or, one time in three
+ * on inputs of 16 bytes or more, a range with random bytes. */
 static size_t mut_overwrite(fz_rng_t *rng, uint8_t *buf, size_t len, size_t max,
                             const fz_mut_env_t *env)
 {
     (void)max, (void)env;
+    if (len >= 16 && fz_rng_below(rng, 3) == 0)
+        return overwrite_random(rng, buf, len);
     if (len < 2)
         return FZ_MUT_NA;
     size_t n = choose_len(rng, len - 1);

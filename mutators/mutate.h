@@ -39,7 +39,7 @@ typedef enum {
     FZ_MUT_ARITH32,        /* ... to a 32-bit word, either byte order */
     FZ_MUT_DELETE,         /* delete a block */
     FZ_MUT_INSERT,         /* insert random bytes, a repeated byte, or a copy from the input */
-    FZ_MUT_OVERWRITE,      /* overwrite a block with another part of the input */
+    FZ_MUT_OVERWRITE,      /* overwrite a block with another part of the input, or with random bytes */
     FZ_MUT_SHUFFLE,        /* shuffle a few adjacent bytes */
     FZ_MUT_ASCII_INT,      /* find a decimal integer, change it arithmetically */
     FZ_MUT_SPLICE,         /* cross over with the splice partner */

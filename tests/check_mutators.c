@@ -586,6 +586,54 @@ START_TEST(overwrite_every_block)
 }
 END_TEST
 
+/* The random mode of overwrite, seen on inputs of one repeated byte, where
+ * a copy changes nothing: about one pick in three writes random bytes, the
+ * widths reach from a few bytes to thousands, both ends of a short input
+ * are reached, and inputs under 16 bytes only ever get copies. */
+START_TEST(overwrite_random_ranges)
+{
+    enum { N = 8192, RUNS = 3000 };
+    static uint8_t b[N];
+    fz_rng_t rng;
+    fz_rng_seed(&rng, SEED);
+    static const size_t lens[] = {64, N};
+    for (size_t l = 0; l < 2; l++) {
+        size_t len = lens[l];
+        int random = 0, narrow = 0, wide = 0, first = 0, last = 0;
+        for (int i = 0; i < RUNS; i++) {
+            memset(b, 'a', len);
+            ck_assert_uint_eq(fz_mut_apply(FZ_MUT_OVERWRITE, &rng, b, len, len, NULL), len);
+            size_t lo = 0, hi = len;
+            while (lo < len && b[lo] == 'a')
+                lo++;
+            while (hi > lo && b[hi - 1] == 'a')
+                hi--;
+            if (lo == hi)
+                continue;
+            random++;
+            narrow += hi - lo <= 16;
+            wide += hi - lo > 1024;
+            first |= lo == 0;
+            last |= hi == len;
+        }
+        ck_assert_msg(random > RUNS / 4 && random < RUNS * 5 / 12, "random ranges %d of %d",
+                      random, RUNS);
+        ck_assert_msg(narrow > RUNS / 30, "narrow %d", narrow);
+        if (len == N)
+            ck_assert_msg(wide > RUNS / 60, "wide %d", wide);
+        else
+            ck_assert_msg(first && last, "an end of the input never overwritten");
+    }
+    for (int i = 0; i < 2000; i++) {
+        uint8_t s[15];
+        memset(s, 'a', sizeof s);
+        ck_assert_uint_eq(fz_mut_apply(FZ_MUT_OVERWRITE, &rng, s, 15, 15, NULL), 15);
+        for (size_t k = 0; k < sizeof s; k++)
+            ck_assert_int_eq(s[k], 'a');
+    }
+}
+END_TEST
+
 /* The three splice modes, told apart by length with a partner shorter than
  * the input: the partner's tail from a cut (shorter result), a chunk of the
  * partner inserted (longer), a chunk written over ours (same length).  Each
@@ -948,6 +996,7 @@ static Suite *mutators_suite(void)
     tcase_add_test(tc, arith16_every_delta_both_orders);
     tcase_add_test(tc, delete_every_block);
     tcase_add_test(tc, overwrite_every_block);
+    tcase_add_test(tc, overwrite_random_ranges);
     tcase_add_test(tc, splice_every_mode);
     tcase_add_test(tc, ascii_int_every_outcome);
     tcase_add_test(tc, insert_every_mode);
