@@ -203,6 +203,13 @@ static void insert_copy(uint8_t *buf, size_t len, size_t pos, size_t n, size_t s
     memcpy(buf + pos + head, buf + from, n - head);
 }
 
+/* Fill n bytes with random values, one draw each. */
+static void fill_random(fz_rng_t *rng, uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)fz_rng_next(rng);
+}
+
 static size_t mut_insert(fz_rng_t *rng, uint8_t *buf, size_t len, size_t max,
                          const fz_mut_env_t *env)
 {
@@ -219,8 +226,7 @@ static size_t mut_insert(fz_rng_t *rng, uint8_t *buf, size_t len, size_t max,
     size_t n = choose_len(rng, max - len);
     memmove(buf + pos + n, buf + pos, len - pos);
     if (mode == 0) { /* random bytes */
-        for (size_t i = 0; i < n; i++)
-            buf[pos + i] = (uint8_t)fz_rng_next(rng);
+        fill_random(rng, buf + pos, n);
     } else { /* one byte repeated: a run of it, or of a byte already there */
         uint8_t b =
             len && fz_rng_below(rng, 2) ? buf[rand_below(rng, len)] : (uint8_t)fz_rng_next(rng);
@@ -229,7 +235,10 @@ static size_t mut_insert(fz_rng_t *rng, uint8_t *buf, size_t len, size_t max,
     return len + n;
 }
 
-/* Widest random overwrite: 16 << OVERWRITE_WIDE_STEPS - 1 bytes. */
+/* Random overwrites: the shortest input that gets them, which is also the
+ * narrowest cap on their width; the widest cap is
+ * OVERWRITE_RANDOM_MIN << (OVERWRITE_WIDE_STEPS - 1) bytes. */
+#define OVERWRITE_RANDOM_MIN 16
 #define OVERWRITE_WIDE_STEPS 9
 
 /*
@@ -241,11 +250,10 @@ static size_t mut_insert(fz_rng_t *rng, uint8_t *buf, size_t len, size_t max,
  */
 static size_t overwrite_random(fz_rng_t *rng, uint8_t *buf, size_t len)
 {
-    size_t cap = (size_t)16 << fz_rng_below(rng, OVERWRITE_WIDE_STEPS);
+    size_t cap = (size_t)OVERWRITE_RANDOM_MIN << fz_rng_below(rng, OVERWRITE_WIDE_STEPS);
     size_t n = 1 + rand_below(rng, min_sz(cap, len));
     size_t pos = rand_below(rng, len - n + 1);
-    for (size_t i = 0; i < n; i++)
-        buf[pos + i] = (uint8_t)fz_rng_next(rng);
+    fill_random(rng, buf + pos, n);
     return len;
 }
 
@@ -255,7 +263,7 @@ static size_t mut_overwrite(fz_rng_t *rng, uint8_t *buf, size_t len, size_t max,
                             const fz_mut_env_t *env)
 {
     (void)max, (void)env;
-    if (len >= 16 && fz_rng_below(rng, 3) == 0)
+    if (len >= OVERWRITE_RANDOM_MIN && fz_rng_below(rng, 3) == 0)
         return overwrite_random(rng, buf, len);
     if (len < 2)
         return FZ_MUT_NA;
