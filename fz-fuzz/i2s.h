@@ -40,6 +40,9 @@
  * is worth more than any number of havoc rounds. */
 #define FZ_I2S_MAX_EXECS 2048
 
+/* The colour sweep's runs on one entry at most (i2s.c, colour_sweep). */
+#define FZ_I2S_COLOUR_RUNS 1024
+
 /* Candidates tried per comparison.  Confirmed positions come first, so the
  * right one is nearly always among the first few; the rest are for
  * operands that occur many times in the input. */
@@ -85,6 +88,8 @@ typedef struct fz_i2s {
     uint64_t execs;       /* target runs of the stage */
     uint64_t finds;       /* queue entries and crashes its runs saved */
     uint64_t stop_execs;  /* this entry's budget ends at this execs value */
+    uint64_t colour_execs; /* of execs: the colour sweep's runs */
+    uint64_t colour_finds; /* of finds: the colour sweep's */
     fz_cmp_list_t lists[FZ_I2S_LISTS];
     uint8_t *bufs[3 * FZ_I2S_DEPTH + 1]; /* candidates, repairs, the coloured input */
     fz_i2s_keys_t seen;   /* tried on this entry: pairs and candidate hashes */
@@ -101,8 +106,10 @@ typedef struct fz_i2s_ctx {
     uint64_t budget;          /* target runs this entry's stage may take */
     /* One logging run of a candidate, judged and saved like any other
      * (run.h, fz_run_logged); returns 1 if it found something: a queue
-     * entry or a new unique crash. */
-    int (*run)(void *ctx, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
+     * entry or a new unique crash.  With path set, *path gets the way the
+     * run went (fz_run_logged's). */
+    int (*run)(void *ctx, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
+               uint64_t *path);
     int (*stop)(void *ctx); /* the campaign must end (fz_run_should_stop) */
     void *ctx;
 } fz_i2s_ctx_t;

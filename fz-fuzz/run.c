@@ -19,6 +19,7 @@
 #include "fz-fuzz/state.h"
 #include "fz-fuzz/status.h"
 #include "fz-fuzz/triage.h"
+#include "fz-hash.h"
 #include "fz-log.h"
 
 void fz_run_triage(fz_state_t *st, fz_triage_t *t)
@@ -132,10 +133,20 @@ static int judge(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
     return grew;
 }
 
+/* The way a run went, as one number: its result and a hash of its
+ * classified map (bucketed counts), so two runs with the same number took
+ * the same edges about as often (blind mode: the result alone). */
+static uint64_t run_path(fz_run_result_t res, const fz_exec_rec_t *rec)
+{
+    uint64_t h = (uint64_t)res + 1;
+    return rec->map ? fz_hash_mix(h, rec->map, rec->map_size) : h;
+}
+
 /* The one place a single candidate is run.  With log set the comparison
  * log is on for exactly this run (not for the minimization and
  * calibration of what it finds), so it still holds this run afterwards. */
-static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o, int log)
+static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o, int log,
+                   uint64_t *path)
 {
     fz_exec_t *x = &st->exec;
     fz_exec_rec_t rec;
@@ -143,6 +154,8 @@ static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_or
     if (log)
         fz_cmplog_begin(&st->i2s.shm);
     fz_run_result_t res = fz_exec_run(x, buf, len, 0, &rec);
+    if (path)
+        *path = run_path(res, &rec);
     uint8_t *logged_map = NULL;
     if (log) {
         fz_cmplog_end(&st->i2s.shm);
@@ -217,11 +230,11 @@ void fz_run_push(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
         /* An AFL++ post_process may refuse the input (no run); batches
          * would save what it made of the input instead of the input. */
         if (!(st->hooks.post_refuses && st->hooks.post_refuses(st, buf, len)))
-            run_one(st, buf, len, o, 0);
+            run_one(st, buf, len, o, 0, NULL);
         return;
     }
     if (!x->batch) {
-        run_one(st, buf, len, o, 0);
+        run_one(st, buf, len, o, 0, NULL);
         return;
     }
     batch_add(st, buf, len, o, 0);
@@ -234,10 +247,11 @@ void fz_run_push_request(fz_state_t *st, const uint8_t *req, uint32_t len, const
 
 int fz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
 {
-    return run_one(st, buf, len, o, 0);
+    return run_one(st, buf, len, o, 0, NULL);
 }
 
-int fz_run_logged(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o)
+int fz_run_logged(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
+                  uint64_t *path)
 {
-    return run_one(st, buf, len, o, 1);
+    return run_one(st, buf, len, o, 1, path);
 }

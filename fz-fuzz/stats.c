@@ -79,6 +79,8 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         "cmplog            : %s\n"
         "cmplog_execs      : %llu\n"
         "cmplog_finds      : %llu\n"
+        "colour_execs      : %llu\n"
+        "colour_finds      : %llu\n"
         "afl_banner        : %s\n"
         "afl_version       : fz-%s\n"
         "target_mode       : %s\n"
@@ -105,6 +107,7 @@ int fz_stats_format(char *buf, size_t n, const fz_stats_report_t *r)
         (unsigned long long)r->flaky_crash_sites, (unsigned long long)r->seed,
         (unsigned long long)r->sync_execs, r->cmplog ? r->cmplog : "off",
         (unsigned long long)r->cmplog_execs, (unsigned long long)r->cmplog_finds,
+        (unsigned long long)r->colour_execs, (unsigned long long)r->colour_finds,
         r->afl_banner ? r->afl_banner : "", FZ_VERSION,
         r->target_mode ? r->target_mode : "default", r->fsrv_protocol ? r->fsrv_protocol : "v1",
         r->target_warnings && *r->target_warnings ? r->target_warnings : "none",
@@ -196,6 +199,8 @@ void fz_stats_collect(const fz_state_t *st, fz_stats_report_t *r)
     r->cmplog = st->i2s.state[0] ? st->i2s.state : "off";
     r->cmplog_execs = st->i2s.execs;
     r->cmplog_finds = st->i2s.finds;
+    r->colour_execs = st->i2s.colour_execs;
+    r->colour_finds = st->i2s.colour_finds;
     r->modules_known = st->diag.mods_known;
     r->instrumented_mods = st->diag.mods_instr;
     r->uninstr_libs = st->diag.mods_plain;

@@ -50,6 +50,8 @@ typedef struct fz_stats_report {
     const char *cmplog;          /* comparison feedback: "on" or "off (why)" (i2s.h) */
     uint64_t cmplog_execs;       /* target runs of the input-to-state stage */
     uint64_t cmplog_finds;       /* queue entries and crashes those runs found */
+    uint64_t colour_execs;       /* of cmplog_execs: the colour sweep's runs */
+    uint64_t colour_finds;       /* of cmplog_finds: the colour sweep's */
     int modules_known;           /* the runtime reported its modules (an fz-cc target) */
     uint32_t instrumented_mods;  /* loaded objects with fz instrumentation (diag.h) */
     uint32_t uninstr_libs;       /* the program's shared libraries without it */

@@ -92,7 +92,8 @@ START_TEST(test_keys)
                                     "total_crashes",  "total_hangs",       "slow_inputs",       "flaky_crashes",
                                     "rng_seed",       "sync_execs",        "target_warnings",
                                     "fsrv_protocol",  "unique_crash_sites", "flaky_crash_sites",
-                                    "cmplog",         "cmplog_execs",      "cmplog_finds"};
+                                    "cmplog",         "cmplog_execs",      "cmplog_finds",
+                                    "colour_execs",   "colour_finds"};
     size_t n_afl = sizeof(afl_keys) / sizeof(afl_keys[0]);
     size_t n_fz = sizeof(fz_keys) / sizeof(fz_keys[0]);
     size_t next_afl = 0, lines = 0;
