@@ -6,7 +6,9 @@
  *
  * On an entry's first turn the stage logs one run of it (and one of a
  * "coloured" copy, every byte changed, to see which comparisons follow the
- * input), then for each comparison puts one operand where the input holds
+ * input), sweeps the coloured bytes over ranges of the entry (the colour
+ * sweep: wide changes narrowing onto the bytes that decide the way a run
+ * goes), then for each comparison puts one operand where the input holds
  * the other.  Every candidate is a logging run through fz_run_logged,
  * so what it finds is judged and saved like any other find, and its log
  * is there to look at: a candidate that found something is solved further
@@ -34,8 +36,8 @@
 #include "mutators/rng.h"
 
 /* Target runs the stage spends on one entry at most (the entry's logging
- * run, the coloured run, candidates and repairs; finds' minimization is
- * counted as such).  Comparable to the deterministic stages' 768 on a
+ * run, the coloured run, the colour sweep, candidates and repairs; finds'
+ * minimization is counted as such).  Comparable to the deterministic stages' 768 on a
  * 64-byte entry: the stage runs once per entry, and one solved magic value
  * is worth more than any number of havoc rounds. */
 #define FZ_I2S_MAX_EXECS 2048
