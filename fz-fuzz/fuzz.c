@@ -106,14 +106,14 @@ static uint64_t i2s_budget(const fz_state_t *st)
     return FZ_I2S_LEAN_EXECS;
 }
 
-/* The input-to-state stage's logging run (fz_i2s_ctx_t.run): found
- * something when the queue grew or a crash was saved. */
-static int i2s_run(void *ctx, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
+/* The input-to-state stage's run (fz_i2s_ctx_t.run): found something
+ * when the queue grew or a crash was saved. */
+static int i2s_run(void *ctx, const uint8_t *buf, uint32_t len, const fz_origin_t *o, int log,
                    uint64_t *path)
 {
     fz_state_t *st = ctx;
     uint64_t crashes = st->stats.saved_crashes;
-    int grew = fz_run_logged(st, buf, len, o, path);
+    int grew = fz_run_traced(st, buf, len, o, log, path);
     return grew || st->stats.saved_crashes > crashes;
 }
 

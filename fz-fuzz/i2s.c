@@ -1,7 +1,7 @@
 /*
  * i2s.c - the input-to-state stage, chained-check repair and automatic
  * dictionary (see i2s.h for the idea; mutators/cmpedit.c makes the edits).
- * Every target run goes through the context's run (run.h's fz_run_logged),
+ * Every target run goes through the context's run (run.h's fz_run_traced),
  * which judges and saves the candidate like any other; this file only
  * decides what to try next, from what the context hands it.
  * No decision reads the clock, so -s SEED -E N stays reproducible.
@@ -186,11 +186,11 @@ static int out_of_budget(const fz_i2s_ctx_t *c)
 /* One logging run of a candidate; its comparisons land in *log.  Returns
  * 1 if it found something (a queue entry or a new unique crash). */
 static int try_input(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *buf, size_t len,
-                     const char *op, fz_cmp_list_t *log, uint64_t *path)
+                     const char *op, fz_cmp_list_t *log)
 {
     fz_i2s_t *I = c->i2s;
     fz_origin_t o = {.op = op, .src = src};
-    int found = c->run(c->ctx, buf, (uint32_t)len, &o, path);
+    int found = c->run(c->ctx, buf, (uint32_t)len, &o, 1, NULL);
     I->execs++;
     fz_cmp_list_read(log, I->shm.log);
     I->finds += (uint64_t)found;
@@ -254,7 +254,7 @@ static int repair(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv, uint8_
                 char op[32];
                 snprintf(op, sizeof op, "i2s,rep:%d", round);
                 fz_cmp_list_t *tl_log = &I->lists[3 + 3 * d];
-                if (try_input(c, src, trial, tl, op, tl_log, NULL)) {
+                if (try_input(c, src, trial, tl, op, tl_log)) {
                     if (d + 1 < FZ_I2S_DEPTH) {
                         level_t next = {trial, tl, tl_log, NULL, NULL, d + 1, now};
                         solve(c, src, &next);
@@ -344,7 +344,7 @@ static int solve(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv)
             if (seen(I, fz_hash_bytes(out, ol)))
                 continue;
             level_t next = {out, ol, clog, NULL, NULL, d + 1, lv->log};
-            if (try_input(c, src, out, ol, "i2s", clog, NULL)) {
+            if (try_input(c, src, out, ol, "i2s", clog)) {
                 found = 1;
                 if (d + 1 < FZ_I2S_DEPTH)
                     solve(c, src, &next);
@@ -381,11 +381,12 @@ static void colour(fz_rng_t *rng, const uint8_t *in, size_t len, uint8_t *out)
  * halves are tried later.  Each run is judged like any other (op:colour):
  * it is a sweep of wide random changes that narrows onto the bytes that
  * decide the way (a decoder's header and tables), where havoc's few-byte
- * chains seldom change enough at once.  At most FZ_I2S_COLOUR_RUNS, twice
- * the entry's length and half the entry's budget in runs; cin's own run
- * (the whole range) has been made, its way is cpath. */
+ * chains seldom change enough at once.  The runs are plain ones, the
+ * entry's own first (a logging run's map may differ a little from a plain
+ * run's); at most FZ_I2S_COLOUR_RUNS, twice the entry's length and half
+ * the entry's budget in all. */
 static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *data, uint32_t len,
-                         const uint8_t *cin, uint64_t path, uint64_t cpath)
+                         const uint8_t *cin)
 {
     fz_i2s_t *I = c->i2s;
     uint64_t runs = (uint64_t)len * 2, half = (I->stop_execs - I->execs) / 2;
@@ -393,19 +394,22 @@ static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *dat
         runs = half;
     if (runs > FZ_I2S_COLOUR_RUNS)
         runs = FZ_I2S_COLOUR_RUNS;
-    if (cpath == path || len < 2 || !runs)
-        return; /* every byte may change without changing the way, or no room */
+    if (len < 2 || runs < 2)
+        return;
+    uint64_t stop = I->execs + runs, path, way;
+    fz_origin_t o = {.op = "colour", .src = src};
+    int found = c->run(c->ctx, data, len, &o, 0, &path);
+    I->execs++, I->colour_execs++;
+    I->finds += (uint64_t)found, I->colour_finds += (uint64_t)found;
     /* A ring of ranges (start, size): each run takes one and adds at most
      * two, so runs + 2 of them never overflow it. */
-    uint32_t cap = (uint32_t)runs + 2, head = 0, n = 0, (*ring)[2] = malloc(cap * sizeof *ring);
+    uint32_t cap = (uint32_t)runs + 2, head = 0, n = 2, (*ring)[2] = malloc(cap * sizeof *ring);
     if (!ring)
         fz_die("out of memory");
     uint8_t *buf = I->bufs[0]; /* depth 0's candidate: free until solve */
     memcpy(buf, data, len);
     ring[0][0] = 0, ring[0][1] = len / 2;
     ring[1][0] = len / 2, ring[1][1] = len - len / 2;
-    n = 2;
-    uint64_t stop = I->execs + runs;
     while (n && I->execs < stop && !out_of_budget(c)) {
         uint32_t at = ring[head][0], size = ring[head][1];
         head = (head + 1) % cap, n--;
@@ -414,8 +418,7 @@ static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *dat
             memcpy(buf + at, data + at, size);
             continue;
         }
-        uint64_t way;
-        int found = c->run(c->ctx, buf, len, &(fz_origin_t){.op = "colour", .src = src}, &way);
+        found = c->run(c->ctx, buf, len, &o, 0, &way);
         I->execs++, I->colour_execs++;
         I->finds += (uint64_t)found, I->colour_finds += (uint64_t)found;
         if (way == path)
@@ -440,16 +443,15 @@ void fz_i2s_stage(const fz_i2s_ctx_t *c, uint32_t id, const uint8_t *data, uint3
     keys_clear(&I->seen);
     seen(I, fz_hash_bytes(data, len));
     fz_cmp_list_t *log = &I->lists[0], *clog = &I->lists[1];
-    uint64_t path, cpath;
-    try_input(c, id, data, len, "i2s", log, &path);
+    try_input(c, id, data, len, "i2s", log);
     if (!log->n)
         return; /* nothing compared: nothing to solve */
     collect_tokens(I, log, data, len);
     uint8_t *cin = I->bufs[3 * FZ_I2S_DEPTH];
     colour(c->rng, data, len, cin);
     seen(I, fz_hash_bytes(cin, len));
-    try_input(c, id, cin, len, "i2s", clog, &cpath);
-    colour_sweep(c, id, data, len, cin, path, cpath);
+    try_input(c, id, cin, len, "i2s", clog);
+    colour_sweep(c, id, data, len, cin);
     level_t top = {data, len, log, clog, cin, 0, NULL};
     solve(c, id, &top);
 }

@@ -9,7 +9,7 @@
  * input), sweeps the coloured bytes over ranges of the entry (the colour
  * sweep: wide changes narrowing onto the bytes that decide the way a run
  * goes), then for each comparison puts one operand where the input holds
- * the other.  Every candidate is a logging run through fz_run_logged,
+ * the other.  Every candidate is a logging run through fz_run_traced,
  * so what it finds is judged and saved like any other find, and its log
  * is there to look at: a candidate that found something is solved further
  * (the next check of a header), and one that broke a check its parent
@@ -106,11 +106,11 @@ typedef struct fz_i2s_ctx {
     fz_rng_t *rng;            /* the campaign's: the coloured copy's bytes */
     const fz_len_ctl_t *len;  /* the room an edit has (maxlen.h) */
     uint64_t budget;          /* target runs this entry's stage may take */
-    /* One logging run of a candidate, judged and saved like any other
-     * (run.h, fz_run_logged); returns 1 if it found something: a queue
-     * entry or a new unique crash.  With path set, *path gets the way the
-     * run went (fz_run_logged's). */
-    int (*run)(void *ctx, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
+    /* One run of a candidate, judged and saved like any other, a logging
+     * run when log is set (run.h, fz_run_traced); returns 1 if it found
+     * something: a queue entry or a new unique crash.  With path set,
+     * *path gets the way the run went. */
+    int (*run)(void *ctx, const uint8_t *buf, uint32_t len, const fz_origin_t *o, int log,
                uint64_t *path);
     int (*stop)(void *ctx); /* the campaign must end (fz_run_should_stop) */
     void *ctx;

@@ -250,8 +250,8 @@ int fz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin
     return run_one(st, buf, len, o, 0, NULL);
 }
 
-int fz_run_logged(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
+int fz_run_traced(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o, int log,
                   uint64_t *path)
 {
-    return run_one(st, buf, len, o, 1, path);
+    return run_one(st, buf, len, o, log, path);
 }

@@ -45,13 +45,14 @@ struct fz_triage;
  * grew. */
 int fz_run_one(struct fz_state *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o);
 
-/* The same with the comparison log on for exactly this run (not for the
- * minimization and calibration of what it finds), so it still holds this
- * run afterwards (fz-fuzz/i2s.c reads it).  With path set, *path gets
- * the way the run went: its result and a hash of its classified map, equal
- * for two runs that took the same edges about as often. */
-int fz_run_logged(struct fz_state *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
-                  uint64_t *path);
+/* The same, with the comparison log on for exactly this run when log is
+ * set (not for the minimization and calibration of what it finds), so it
+ * still holds this run afterwards (fz-fuzz/i2s.c reads it).  With path
+ * set, *path gets the way the run went: its result and a hash of its
+ * classified map, equal for two runs that took the same edges about as
+ * often. */
+int fz_run_traced(struct fz_state *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
+                  int log, uint64_t *path);
 
 /* A candidate for the batched stages (the target runs it now, or later
  * in a batch; fz_run_flush runs what waits, judged as fz_run_one would),
