@@ -385,11 +385,23 @@ static void colour(fz_rng_t *rng, const uint8_t *in, size_t len, uint8_t *out)
  * entry's own first (a logging run's map may differ a little from a plain
  * run's); at most FZ_I2S_COLOUR_RUNS, twice the entry's length and half
  * the entry's budget in all. */
+/* One plain run of the sweep, counted as the stage's and the sweep's;
+ * *way gets the way it went. */
+static void sweep_run(const fz_i2s_ctx_t *c, const uint8_t *buf, uint32_t len,
+                      const fz_origin_t *o, uint64_t *way)
+{
+    fz_i2s_t *I = c->i2s;
+    uint64_t found = (uint64_t)c->run(c->ctx, buf, len, o, 0, way);
+    I->execs++, I->colour_execs++;
+    I->finds += found, I->colour_finds += found;
+}
+
 static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *data, uint32_t len,
                          const uint8_t *cin)
 {
     fz_i2s_t *I = c->i2s;
-    uint64_t runs = (uint64_t)len * 2, half = (I->stop_execs - I->execs) / 2;
+    uint64_t left = I->stop_execs > I->execs ? I->stop_execs - I->execs : 0;
+    uint64_t runs = (uint64_t)len * 2, half = left / 2;
     if (runs > half)
         runs = half;
     if (runs > FZ_I2S_COLOUR_RUNS)
@@ -398,9 +410,7 @@ static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *dat
         return;
     uint64_t stop = I->execs + runs, path, way;
     fz_origin_t o = {.op = "colour", .src = src};
-    int found = c->run(c->ctx, data, len, &o, 0, &path);
-    I->execs++, I->colour_execs++;
-    I->finds += (uint64_t)found, I->colour_finds += (uint64_t)found;
+    sweep_run(c, data, len, &o, &path);
     /* A ring of ranges (start, size): each run takes one and adds at most
      * two, so runs + 2 of them never overflow it. */
     uint32_t cap = (uint32_t)runs + 2, head = 0, n = 2, (*ring)[2] = malloc(cap * sizeof *ring);
@@ -418,9 +428,7 @@ static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *dat
             memcpy(buf + at, data + at, size);
             continue;
         }
-        found = c->run(c->ctx, buf, len, &o, 0, &way);
-        I->execs++, I->colour_execs++;
-        I->finds += (uint64_t)found, I->colour_finds += (uint64_t)found;
+        sweep_run(c, buf, len, &o, &way);
         if (way == path)
             continue; /* the range stays coloured */
         memcpy(buf + at, data + at, size);

@@ -37,9 +37,9 @@
 
 /* Target runs the stage spends on one entry at most (the entry's logging
  * run, the coloured run, the colour sweep, candidates and repairs; finds'
- * minimization is counted as such).  Comparable to the deterministic stages' 768 on a
- * 64-byte entry: the stage runs once per entry, and one solved magic value
- * is worth more than any number of havoc rounds. */
+ * minimization is counted as such).  Comparable to the deterministic
+ * stages' 768 on a 64-byte entry: the stage runs once per entry, and one
+ * solved magic value is worth more than any number of havoc rounds. */
 #define FZ_I2S_MAX_EXECS 2048
 
 /* The colour sweep's runs on one entry at most (i2s.c, colour_sweep). */
