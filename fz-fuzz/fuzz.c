@@ -109,11 +109,11 @@ static uint64_t i2s_budget(const fz_state_t *st)
 /* The input-to-state stage's run (fz_i2s_ctx_t.run): found something
  * when the queue grew or a crash was saved. */
 static int i2s_run(void *ctx, const uint8_t *buf, uint32_t len, const fz_origin_t *o, int log,
-                   uint64_t *path)
+                   fz_run_way_t *way)
 {
     fz_state_t *st = ctx;
     uint64_t crashes = st->stats.saved_crashes;
-    int grew = fz_run_traced(st, buf, len, o, log, path);
+    int grew = fz_run_traced(st, buf, len, o, log, way);
     return grew || st->stats.saved_crashes > crashes;
 }
 

@@ -374,6 +374,17 @@ static void colour(fz_rng_t *rng, const uint8_t *in, size_t len, uint8_t *out)
     }
 }
 
+/* One plain run of the sweep, counted as the stage's and the sweep's;
+ * *way gets the way it went. */
+static void sweep_run(const fz_i2s_ctx_t *c, const uint8_t *buf, uint32_t len,
+                      const fz_origin_t *o, fz_run_way_t *way)
+{
+    fz_i2s_t *I = c->i2s;
+    uint64_t found = (uint64_t)c->run(c->ctx, buf, len, o, 0, way);
+    I->execs++, I->colour_execs++;
+    I->finds += found, I->colour_finds += found;
+}
+
 /* The colour sweep: the coloured copy's bytes over ranges of the entry,
  * the biggest first (its halves, then quarters, ...).  A range whose colour
  * leaves the way the run goes as the entry's stays coloured, so the ranges
@@ -384,18 +395,11 @@ static void colour(fz_rng_t *rng, const uint8_t *in, size_t len, uint8_t *out)
  * chains seldom change enough at once.  The runs are plain ones, the
  * entry's own first (a logging run's map may differ a little from a plain
  * run's); at most FZ_I2S_COLOUR_RUNS, twice the entry's length and half
- * the entry's budget in all. */
-/* One plain run of the sweep, counted as the stage's and the sweep's;
- * *way gets the way it went. */
-static void sweep_run(const fz_i2s_ctx_t *c, const uint8_t *buf, uint32_t len,
-                      const fz_origin_t *o, uint64_t *way)
-{
-    fz_i2s_t *I = c->i2s;
-    uint64_t found = (uint64_t)c->run(c->ctx, buf, len, o, 0, way);
-    I->execs++, I->colour_execs++;
-    I->finds += found, I->colour_finds += found;
-}
-
+ * the entry's budget in all.  A range whose colour makes the target hang
+ * is put back and not split: the map stops wherever the kill found the
+ * target, so it says nothing about the halves, and each half that holds
+ * the bytes that made it hang would cost a timeout again.  The second
+ * hang ends the sweep (FZ_I2S_COLOUR_HANGS). */
 static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *data, uint32_t len,
                          const uint8_t *cin)
 {
@@ -408,9 +412,12 @@ static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *dat
         runs = FZ_I2S_COLOUR_RUNS;
     if (len < 2 || runs < 2)
         return;
-    uint64_t stop = I->execs + runs, path, way;
+    uint64_t stop = I->execs + runs, hangs = 0;
     fz_origin_t o = {.op = "colour", .src = src};
-    sweep_run(c, data, len, &o, &path);
+    fz_run_way_t base, way;
+    sweep_run(c, data, len, &o, &base);
+    if (base.result == FZ_RUN_HANG)
+        return;
     /* A ring of ranges (start, size): each run takes one and adds at most
      * two, so runs + 2 of them never overflow it. */
     uint32_t cap = (uint32_t)runs + 2, head = 0, n = 2, (*ring)[2] = malloc(cap * sizeof *ring);
@@ -429,9 +436,14 @@ static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *dat
             continue;
         }
         sweep_run(c, buf, len, &o, &way);
-        if (way == path)
+        if (way.result == base.result && way.map_hash == base.map_hash)
             continue; /* the range stays coloured */
         memcpy(buf + at, data + at, size);
+        if (way.result == FZ_RUN_HANG) {
+            if (++hangs == FZ_I2S_COLOUR_HANGS)
+                break;
+            continue;
+        }
         for (uint32_t k = 0; k < 2 && size > 1; k++) {
             uint32_t t = (head + n) % cap;
             ring[t][0] = k ? at + size / 2 : at;

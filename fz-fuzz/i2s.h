@@ -45,6 +45,9 @@
 /* The colour sweep's runs on one entry at most (i2s.c, colour_sweep). */
 #define FZ_I2S_COLOUR_RUNS 1024
 
+/* The colour sweep's hangs on one entry that end it (each cost a timeout). */
+#define FZ_I2S_COLOUR_HANGS 2
+
 /* Candidates tried per comparison.  Confirmed positions come first, so the
  * right one is nearly always among the first few; the rest are for
  * operands that occur many times in the input. */
@@ -99,6 +102,15 @@ typedef struct fz_i2s {
     uint64_t skipped;     /* comparisons skipped for that */
 } fz_i2s_t;
 
+/* The way a run went (fz_run_traced): its result, and a hash of its
+ * classified map (bucketed counts), equal for two runs that took the same
+ * edges about as often (blind mode: 0).  A hang's map is cut off wherever
+ * the kill found the target. */
+typedef struct fz_run_way {
+    fz_run_result_t result;
+    uint64_t map_hash;
+} fz_run_way_t;
+
 /* What the stage needs from the campaign, and no more (fuzz.c fills it
  * for an entry's first turn). */
 typedef struct fz_i2s_ctx {
@@ -108,10 +120,10 @@ typedef struct fz_i2s_ctx {
     uint64_t budget;          /* target runs this entry's stage may take */
     /* One run of a candidate, judged and saved like any other, a logging
      * run when log is set (run.h, fz_run_traced); returns 1 if it found
-     * something: a queue entry or a new unique crash.  With path set,
-     * *path gets the way the run went. */
+     * something: a queue entry or a new unique crash.  With way set,
+     * *way gets the way the run went. */
     int (*run)(void *ctx, const uint8_t *buf, uint32_t len, const fz_origin_t *o, int log,
-               uint64_t *path);
+               fz_run_way_t *way);
     int (*stop)(void *ctx); /* the campaign must end (fz_run_should_stop) */
     void *ctx;
 } fz_i2s_ctx_t;

@@ -133,20 +133,18 @@ static int judge(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_orig
     return grew;
 }
 
-/* The way a run went, as one number: its result and a hash of its
- * classified map (bucketed counts), so two runs with the same number took
- * the same edges about as often (blind mode: the result alone). */
-static uint64_t run_path(fz_run_result_t res, const fz_exec_rec_t *rec)
+/* The way a run went (i2s.h): its result and a hash of its classified
+ * map (blind mode: none). */
+static fz_run_way_t run_way(fz_run_result_t res, const fz_exec_rec_t *rec)
 {
-    uint64_t h = (uint64_t)res + 1;
-    return rec->map ? fz_hash_mix(h, rec->map, rec->map_size) : h;
+    return (fz_run_way_t){res, rec->map ? fz_hash_bytes(rec->map, rec->map_size) : 0};
 }
 
 /* The one place a single candidate is run.  With log set the comparison
  * log is on for exactly this run (not for the minimization and
  * calibration of what it finds), so it still holds this run afterwards. */
 static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o, int log,
-                   uint64_t *path)
+                   fz_run_way_t *way)
 {
     fz_exec_t *x = &st->exec;
     fz_exec_rec_t rec;
@@ -154,8 +152,8 @@ static int run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_or
     if (log)
         fz_cmplog_begin(&st->i2s.shm);
     fz_run_result_t res = fz_exec_run(x, buf, len, 0, &rec);
-    if (path)
-        *path = run_path(res, &rec);
+    if (way)
+        *way = run_way(res, &rec);
     uint8_t *logged_map = NULL;
     if (log) {
         fz_cmplog_end(&st->i2s.shm);
@@ -251,7 +249,7 @@ int fz_run_one(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin
 }
 
 int fz_run_traced(fz_state_t *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o, int log,
-                  uint64_t *path)
+                  fz_run_way_t *way)
 {
-    return run_one(st, buf, len, o, log, path);
+    return run_one(st, buf, len, o, log, way);
 }

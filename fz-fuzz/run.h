@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "core/exec.h"
+#include "fz-fuzz/i2s.h"
 #include "fz-fuzz/names.h"
 #include "fz-fuzz/run-again.h"
 
@@ -47,12 +48,10 @@ int fz_run_one(struct fz_state *st, const uint8_t *buf, uint32_t len, const fz_o
 
 /* The same, with the comparison log on for exactly this run when log is
  * set (not for the minimization and calibration of what it finds), so it
- * still holds this run afterwards (fz-fuzz/i2s.c reads it).  With path
- * set, *path gets the way the run went: its result and a hash of its
- * classified map, equal for two runs that took the same edges about as
- * often. */
+ * still holds this run afterwards (fz-fuzz/i2s.c reads it).  With way
+ * set, *way gets the way the run went (i2s.h). */
 int fz_run_traced(struct fz_state *st, const uint8_t *buf, uint32_t len, const fz_origin_t *o,
-                  int log, uint64_t *path);
+                  int log, fz_run_way_t *way);
 
 /* A candidate for the batched stages (the target runs it now, or later
  * in a batch; fz_run_flush runs what waits, judged as fz_run_one would),
