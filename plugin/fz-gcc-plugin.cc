@@ -69,7 +69,11 @@
  *     p = __fz_area is loaded once per call on the entry edge (the pointer
  *     only changes when the module registers, before its code runs), and the
  *     counter accesses use an alias set of their own so they do not force
- *     the user's values to be reloaded from memory.
+ *     the user's values to be reloaded from memory.  A call GCC's tailc
+ *     pass (which runs before ours) marked a tail call, and after which a
+ *     counter now stands on the way to the return, loses the mark: it
+ *     would become a jump that skips the counter, which the -O0 logging
+ *     copy of the function (6b) would still run (untail_calls_before_counters).
  *
  *  3a. Loop trip counts: per loop, a counter of the back edges taken since
  *     the loop was entered (a PHI in its header), and on each exit edge
@@ -938,6 +942,53 @@ const pass_data fz_pass_data = {
     0,                   /* todo_flags_finish: execute() returns them */
 };
 
+/* True when nothing but copies into registers and the return itself
+ * comes after gsi on the way to the function's end: what tailc checked
+ * before it marked the call there a tail call. */
+bool only_return_after(gimple_stmt_iterator gsi)
+{
+    basic_block bb = gsi_bb(gsi);
+    for (;;) {
+        for (; !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *g = gsi_stmt(gsi);
+            if (is_gimple_debug(g) || gimple_code(g) == GIMPLE_LABEL ||
+                gimple_code(g) == GIMPLE_RETURN || gimple_code(g) == GIMPLE_NOP)
+                continue;
+            if (is_gimple_assign(g) && TREE_CODE(gimple_assign_lhs(g)) == SSA_NAME)
+                continue;
+            return false;
+        }
+        if (!single_succ_p(bb))
+            return false;
+        bb = single_succ(bb);
+        if (bb == EXIT_BLOCK_PTR_FOR_FN(cfun))
+            return true;
+        gsi = gsi_start_bb(bb);
+    }
+}
+
+/* GCC's tailc pass runs before this one and marks calls that only return
+ * after them; expansion then makes each a jump and drops whatever follows
+ * it.  A counter this pass put on that way, say in the return block a
+ * tail call shares with an early return, would count only the other ways
+ * into it, and every way in the logging copy (compiled with -O0 options,
+ * which make no sibling calls): a logging run would light slots a plain
+ * run does not.  So such a call goes back to being a call that returns. */
+void untail_calls_before_counters(function *fn)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fn)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+        if (!call || !gimple_call_tail_p(call))
+            continue;
+        gimple_stmt_iterator after = gsi;
+        gsi_next(&after);
+        if (!only_return_after(after))
+            gimple_call_set_tail(call, false);
+    }
+}
+
 struct fz_pass : gimple_opt_pass {
     fz_state *st;
 
@@ -993,6 +1044,7 @@ struct fz_pass : gimple_opt_pass {
         }
         gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fn)),
                                      gimple_build_assign(p, area));
+        untail_calls_before_counters(fn);
         mark_virtual_operands_for_renaming(fn);
         return TODO_update_ssa;
     }

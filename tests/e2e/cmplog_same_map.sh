@@ -18,7 +18,7 @@ printf 'hello world, nothing matches here at all, not even close.' >in1
 printf 'FUZZ\x5a\xef\xbe\xad\xde 1234 abcdefgh strcmp memcmp' >in2
 head -c 600 /dev/zero | tr '\0' 'Z' >in3
 
-for t in cmp_chain cmp_kinds cmp_switch cmp_strcmp cmp_memcmp cmp_heavy; do
+for t in cmp_chain cmp_kinds cmp_switch cmp_strcmp cmp_memcmp cmp_heavy cmp_tailcall; do
     for O in "-O0" "-O2" "-O2 -g"; do
         tag="$t ${O// /}"
         # shellcheck disable=SC2086
@@ -35,4 +35,4 @@ for t in cmp_chain cmp_kinds cmp_switch cmp_strcmp cmp_memcmp cmp_heavy; do
         done
     done
 done
-ok "logging and plain runs light the same slots (6 targets x 3 builds x 3 inputs)"
+ok "logging and plain runs light the same slots (7 targets x 3 builds x 3 inputs)"
