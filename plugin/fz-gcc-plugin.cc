@@ -945,7 +945,7 @@ const pass_data fz_pass_data = {
 /* True when nothing but copies into registers and the return itself
  * comes after gsi on the way to the function's end: what tailc checked
  * before it marked the call there a tail call. */
-bool only_return_after(gimple_stmt_iterator gsi)
+bool only_return_after(function *fn, gimple_stmt_iterator gsi)
 {
     basic_block bb = gsi_bb(gsi);
     for (;;) {
@@ -961,7 +961,7 @@ bool only_return_after(gimple_stmt_iterator gsi)
         if (!single_succ_p(bb))
             return false;
         bb = single_succ(bb);
-        if (bb == EXIT_BLOCK_PTR_FOR_FN(cfun))
+        if (bb == EXIT_BLOCK_PTR_FOR_FN(fn))
             return true;
         gsi = gsi_start_bb(bb);
     }
@@ -984,7 +984,7 @@ void untail_calls_before_counters(function *fn)
             continue;
         gimple_stmt_iterator after = gsi;
         gsi_next(&after);
-        if (!only_return_after(after))
+        if (!only_return_after(fn, after))
             gimple_call_set_tail(call, false);
     }
 }
