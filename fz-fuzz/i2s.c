@@ -214,12 +214,20 @@ static void collect_tokens(fz_i2s_t *I, const fz_cmp_list_t *l, const uint8_t *i
     }
 }
 
+/* A copy of the entry with bytes changed, and the comparisons of its
+ * logging run. */
+typedef struct {
+    const fz_cmp_list_t *log;
+    const uint8_t *in;
+} coloured_t;
+
 typedef struct {
     const uint8_t *in;
     size_t len;
-    const fz_cmp_list_t *log;    /* the comparisons of `in` */
-    const fz_cmp_list_t *colour; /* of the coloured copy cin (depth 0 only) */
-    const uint8_t *cin;
+    const fz_cmp_list_t *log; /* the comparisons of `in` */
+    /* Depth 0 only: every byte coloured, and the sweep's copy (bytes
+     * coloured where that kept the entry's way; log NULL if none). */
+    coloured_t all, swept;
     int depth;
     const fz_cmp_list_t *prev; /* the parent level's log (depth > 0) */
 } level_t;
@@ -234,7 +242,7 @@ static int repair(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv, uint8_
 {
     fz_i2s_t *I = c->i2s;
     int d = lv->depth;
-    fz_cmp_list_t *now = &I->lists[2 + 3 * d];
+    fz_cmp_list_t *now = &I->lists[3 + 3 * d];
     uint8_t *trial = I->bufs[3 * d + 1], *keep = I->bufs[3 * d + 2];
     fz_cmpedit_t edits[FZ_I2S_REPAIR_EDITS];
     for (int round = 1; round <= FZ_I2S_REPAIR_ROUNDS; round++) {
@@ -253,10 +261,10 @@ static int repair(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv, uint8_
                     continue;
                 char op[32];
                 snprintf(op, sizeof op, "i2s,rep:%d", round);
-                fz_cmp_list_t *tl_log = &I->lists[3 + 3 * d];
+                fz_cmp_list_t *tl_log = &I->lists[4 + 3 * d];
                 if (try_input(c, src, trial, tl, op, tl_log)) {
                     if (d + 1 < FZ_I2S_DEPTH) {
-                        level_t next = {trial, tl, tl_log, NULL, NULL, d + 1, now};
+                        level_t next = {trial, tl, tl_log, {0}, {0}, d + 1, now};
                         solve(c, src, &next);
                     }
                     return 1;
@@ -279,12 +287,42 @@ static int repair(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv, uint8_
     return 0;
 }
 
-/* Does r follow the input?  At the top the coloured run says so; deeper,
+/* r's taint rank at the top (fz_cmp_taint_rank).  The run with every
+ * byte coloured says it where it reached r; past a check that colour
+ * broke, the swept run (which kept the entry's way) can say r follows
+ * the input, but not that it does not: its uncoloured bytes may feed r. */
+static int top_rank(const level_t *lv, const fz_cmp_rec_t *r)
+{
+    int rank = fz_cmp_taint_rank(r, lv->all.log);
+    if (rank == 1 && lv->swept.log && fz_cmp_taint_rank(r, lv->swept.log) == 0)
+        rank = 0;
+    return rank;
+}
+
+/* r's record in a coloured run that reached it (the all-coloured one
+ * first), and that run's input in *cin; NULL if none did. */
+static const fz_cmp_rec_t *coloured_rec(const level_t *lv, const fz_cmp_rec_t *r,
+                                        const uint8_t **cin)
+{
+    const coloured_t *runs[2] = {&lv->all, &lv->swept};
+    for (int k = 0; k < 2; k++) {
+        const fz_cmp_rec_t *cr =
+            runs[k]->log ? fz_cmp_list_find(runs[k]->log, r->slot, r->idx) : NULL;
+        if (cr) {
+            *cin = runs[k]->in;
+            return cr;
+        }
+    }
+    *cin = NULL;
+    return NULL;
+}
+
+/* Does r follow the input?  At the top the coloured runs say so; deeper,
  * a comparison the last edit changed (or first reached) does. */
 static int driven(const level_t *lv, const fz_cmp_rec_t *r)
 {
-    if (lv->colour)
-        return fz_cmp_taint_rank(r, lv->colour) == 0;
+    if (lv->all.log)
+        return top_rank(lv, r) == 0;
     return lv->prev && fz_cmp_taint_rank(r, lv->prev) < 2;
 }
 
@@ -294,7 +332,7 @@ static uint32_t rank_records(const level_t *lv, uint32_t *order)
     uint32_t n = 0;
     for (int want = 0; want <= 2; want++)
         for (uint32_t i = 0; i < lv->log->n; i++)
-            if (fz_cmp_taint_rank(&lv->log->r[i], lv->colour) == want)
+            if ((lv->all.log ? top_rank(lv, &lv->log->r[i]) : 1) == want)
                 order[n++] = i;
     return n;
 }
@@ -324,7 +362,7 @@ static int solve(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv)
         fz_die("out of memory");
     uint32_t n = rank_records(lv, order);
     uint8_t *out = I->bufs[3 * d];
-    fz_cmp_list_t *clog = &I->lists[2 + 3 * d];
+    fz_cmp_list_t *clog = &I->lists[3 + 3 * d];
     fz_cmpedit_t edits[FZ_I2S_EDITS];
     for (uint32_t k = 0; k < n && !out_of_budget(c); k++) {
         fz_cmp_rec_t r = lv->log->r[order[k]];
@@ -334,16 +372,17 @@ static int solve(const fz_i2s_ctx_t *c, uint32_t src, const level_t *lv)
             I->skipped++;
             continue;
         }
-        const fz_cmp_rec_t *cr = lv->colour ? fz_cmp_list_find(lv->colour, r.slot, r.idx) : NULL;
+        const uint8_t *cin;
+        const fz_cmp_rec_t *cr = coloured_rec(lv, &r, &cin);
         unsigned fl = driven(lv, &r) ? FZ_CMPEDIT_DRIVEN : 0;
-        size_t ne = fz_cmpedit_make(&r, lv->in, lv->len, cr, lv->cin, fl, edits, FZ_I2S_EDITS);
+        size_t ne = fz_cmpedit_make(&r, lv->in, lv->len, cr, cin, fl, edits, FZ_I2S_EDITS);
         int found = 0, step = 0;
         size_t j = 0;
         for (; j < ne && !found && !step && !out_of_budget(c); j++) {
             size_t ol = fz_cmpedit_apply(lv->in, lv->len, &edits[j], out, room(c, lv->len));
             if (seen(I, fz_hash_bytes(out, ol)))
                 continue;
-            level_t next = {out, ol, clog, NULL, NULL, d + 1, lv->log};
+            level_t next = {out, ol, clog, {0}, {0}, d + 1, lv->log};
             if (try_input(c, src, out, ol, "i2s", clog)) {
                 found = 1;
                 if (d + 1 < FZ_I2S_DEPTH)
@@ -399,9 +438,12 @@ static void sweep_run(const fz_i2s_ctx_t *c, const uint8_t *buf, uint32_t len,
  * is put back and not split: the map stops wherever the kill found the
  * target, so it says nothing about the halves, and each half that holds
  * the bytes that made it hang would cost a timeout again.  The second
- * hang ends the sweep (FZ_I2S_COLOUR_HANGS). */
-static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *data, uint32_t len,
-                         const uint8_t *cin)
+ * hang ends the sweep (FZ_I2S_COLOUR_HANGS).  buf is left holding the
+ * entry with the ranges that kept its way coloured; returns 1 if that is
+ * neither the entry nor the whole coloured copy, so that its logging run
+ * reaches the checks behind the first one the coloured copy broke. */
+static int colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *data, uint32_t len,
+                        const uint8_t *cin, uint8_t *buf)
 {
     fz_i2s_t *I = c->i2s;
     uint64_t left = I->stop_execs > I->execs ? I->stop_execs - I->execs : 0;
@@ -411,19 +453,18 @@ static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *dat
     if (runs > FZ_I2S_COLOUR_RUNS)
         runs = FZ_I2S_COLOUR_RUNS;
     if (len < 2 || runs < 2)
-        return;
+        return 0;
     uint64_t stop = I->execs + runs, hangs = 0;
     fz_origin_t o = {.op = "colour", .src = src};
     fz_run_way_t base, way;
     sweep_run(c, data, len, &o, &base);
     if (base.result == FZ_RUN_HANG)
-        return;
+        return 0;
     /* A ring of ranges (start, size): each run takes one and adds at most
      * two, so runs + 2 of them never overflow it. */
     uint32_t cap = (uint32_t)runs + 2, head = 0, n = 2, (*ring)[2] = malloc(cap * sizeof *ring);
     if (!ring)
         fz_die("out of memory");
-    uint8_t *buf = I->bufs[0]; /* depth 0's candidate: free until solve */
     memcpy(buf, data, len);
     ring[0][0] = 0, ring[0][1] = len / 2;
     ring[1][0] = len / 2, ring[1][1] = len - len / 2;
@@ -452,6 +493,7 @@ static void colour_sweep(const fz_i2s_ctx_t *c, uint32_t src, const uint8_t *dat
         }
     }
     free(ring);
+    return memcmp(buf, data, len) && memcmp(buf, cin, len);
 }
 
 void fz_i2s_stage(const fz_i2s_ctx_t *c, uint32_t id, const uint8_t *data, uint32_t len)
@@ -471,7 +513,12 @@ void fz_i2s_stage(const fz_i2s_ctx_t *c, uint32_t id, const uint8_t *data, uint3
     colour(c->rng, data, len, cin);
     seen(I, fz_hash_bytes(cin, len));
     try_input(c, id, cin, len, "i2s", clog);
-    colour_sweep(c, id, data, len, cin);
-    level_t top = {data, len, log, clog, cin, 0, NULL};
+    uint8_t *sin = I->bufs[3 * FZ_I2S_DEPTH + 1];
+    fz_cmp_list_t *slog = &I->lists[2];
+    level_t top = {data, len, log, {clog, cin}, {NULL, sin}, 0, NULL};
+    if (colour_sweep(c, id, data, len, cin, sin) && !out_of_budget(c)) {
+        try_input(c, id, sin, len, "i2s", slog);
+        top.swept.log = slog;
+    }
     solve(c, id, &top);
 }

@@ -81,9 +81,9 @@ typedef struct {
     uint32_t cap, n; /* cap: a power of two */
 } fz_i2s_keys_t;
 
-/* Lists: the entry's log, the coloured log, and per depth the candidate's
- * log and the repair's current and trial logs. */
-#define FZ_I2S_LISTS (2 + 3 * FZ_I2S_DEPTH)
+/* Lists: the entry's log, the coloured log, the swept log, and per depth
+ * the candidate's log and the repair's current and trial logs. */
+#define FZ_I2S_LISTS (3 + 3 * FZ_I2S_DEPTH)
 
 typedef struct fz_i2s {
     int on;               /* the stage runs */
@@ -96,7 +96,9 @@ typedef struct fz_i2s {
     uint64_t colour_execs; /* of execs: the colour sweep's runs */
     uint64_t colour_finds; /* of finds: the colour sweep's */
     fz_cmp_list_t lists[FZ_I2S_LISTS];
-    uint8_t *bufs[3 * FZ_I2S_DEPTH + 1]; /* candidates, repairs, the coloured input */
+    /* per depth a candidate and a repair's two, then the coloured input
+     * and the swept one */
+    uint8_t *bufs[3 * FZ_I2S_DEPTH + 2];
     fz_i2s_keys_t seen;   /* tried on this entry: pairs and candidate hashes */
     fz_i2s_keys_t failed; /* site + pair tried on some entry without a find */
     uint64_t skipped;     /* comparisons skipped for that */
