@@ -326,13 +326,14 @@ static int driven(const level_t *lv, const fz_cmp_rec_t *r)
     return lv->prev && fz_cmp_taint_rank(r, lv->prev) < 2;
 }
 
-/* Indices of lv->log's records by taint rank (input-driven first). */
+/* Indices of lv->log's records by taint rank (input-driven first; deeper
+ * levels have no coloured runs, so all rank as unknown). */
 static uint32_t rank_records(const level_t *lv, uint32_t *order)
 {
     uint32_t n = 0;
     for (int want = 0; want <= 2; want++)
         for (uint32_t i = 0; i < lv->log->n; i++)
-            if ((lv->all.log ? top_rank(lv, &lv->log->r[i]) : 1) == want)
+            if (top_rank(lv, &lv->log->r[i]) == want)
                 order[n++] = i;
     return n;
 }
