@@ -91,7 +91,9 @@
  *     COND_EXPR's condition or as a half of joined decisions), a
  *     COND_EXPR assignment (a conditional move), a MIN_EXPR or MAX_EXPR on
  *     integers or pointers; and joined decisions, the & or | of two
- *     boolean values (`x && y` made one branch by fold or ifcombine).
+ *     boolean values (`x && y` made one branch by fold or ifcombine), and
+ *     the | of two integers that is only tested against zero (what
+ *     `x == 0 && y == 0` becomes).
  *     Each such statement in a block that is not denied (5), and that
  *     cannot throw, gets two slots k, k+1 (joined decisions four, k to
  *     k+3) after the block and trip-count slots of its function, and after
@@ -100,7 +102,8 @@
  *     where outcome is the comparison's value, the COND_EXPR's condition
  *     (an embedded comparison is computed into a value of its own first,
  *     which the COND_EXPR then uses), rhs1 < rhs2 for MIN/MAX, or
- *     x + 2y for the joined values x and y.  A
+ *     x + 2y for the joined values x and y (for the |, x != 0 and
+ *     y != 0).  A
  *     store of 1, not a count: the slot says which way the decision went
  *     in the run, as a taken branch's edge would, and the map gets no hit
  *     counts for values that change with every input.  The store goes
@@ -763,6 +766,49 @@ bool joined_decisions(gimple *g)
            TREE_CODE(y) == SSA_NAME && x != y && boolean_value(x) && boolean_value(y);
 }
 
+/* Is g `t = x | y` of two integers whose every use tests t against zero
+ * (t == 0, t != 0): what fold and ifcombine make of `x == 0 && y == 0`
+ * and `x != 0 || y != 0`?  Then the halves are two decisions joined into
+ * one, like joined_decisions' booleans, and the branch on t has one edge
+ * for three pairs of outcomes: x nonzero, y nonzero, or both. */
+bool zero_tested_or(gimple *g)
+{
+    if (!is_gimple_assign(g) || gimple_assign_rhs_code(g) != BIT_IOR_EXPR ||
+        stmt_could_throw_p(cfun, g))
+        return false;
+    tree lhs = gimple_assign_lhs(g), x = gimple_assign_rhs1(g), y = gimple_assign_rhs2(g);
+    if (TREE_CODE(lhs) != SSA_NAME || !INTEGRAL_TYPE_P(TREE_TYPE(lhs)) || boolean_value(lhs) ||
+        TREE_CODE(x) != SSA_NAME || TREE_CODE(y) != SSA_NAME || x == y)
+        return false;
+    bool tested = false;
+    imm_use_iterator it;
+    use_operand_p use;
+    FOR_EACH_IMM_USE_FAST(use, it, lhs)
+    {
+        gimple *u = USE_STMT(use);
+        if (is_gimple_debug(u))
+            continue;
+        tree_code c;
+        tree a, b;
+        if (gcond *cond = dyn_cast<gcond *>(u)) {
+            c = gimple_cond_code(cond);
+            a = gimple_cond_lhs(cond);
+            b = gimple_cond_rhs(cond);
+        } else if (is_gimple_assign(u) &&
+                   TREE_CODE_CLASS(gimple_assign_rhs_code(u)) == tcc_comparison) {
+            c = gimple_assign_rhs_code(u);
+            a = gimple_assign_rhs1(u);
+            b = gimple_assign_rhs2(u);
+        } else {
+            return false;
+        }
+        if ((c != EQ_EXPR && c != NE_EXPR) || a != lhs || !integer_zerop(b))
+            return false;
+        tested = true;
+    }
+    return tested;
+}
+
 /* Is a comparison's value used other than as the condition of a branch
  * (whose edges show it), of a COND_EXPR (a folded site of its own) or as
  * a half of joined decisions (whose slots show it)? */
@@ -786,11 +832,13 @@ bool used_beyond_decisions(tree lhs)
 
 /* A folded decision's outcome: the value `value` (and for joined
  * decisions the second value `second`, slot value + 2 * second), or when
- * value is NULL_TREE the comparison `code` of a and b, to be computed. */
+ * value is NULL_TREE the comparison `code` of a and b, to be computed; or
+ * when `halves` is set (zero_tested_or), a != 0 + 2 * (b != 0). */
 struct decision {
     tree value, second;
     tree_code code;
     tree a, b;
+    bool halves;
 };
 
 /* Folded branches (spec 3b).  The slots g gets (0 when it is not a
@@ -800,7 +848,7 @@ struct decision {
  * first operand is the smaller); four for joined decisions. */
 unsigned folded_decision(gimple *g, decision *d)
 {
-    *d = decision{NULL_TREE, NULL_TREE, ERROR_MARK, NULL_TREE, NULL_TREE};
+    *d = decision{NULL_TREE, NULL_TREE, ERROR_MARK, NULL_TREE, NULL_TREE, false};
     if (!is_gimple_assign(g) || stmt_could_throw_p(cfun, g))
         return 0;
     tree lhs = gimple_assign_lhs(g);
@@ -811,6 +859,12 @@ unsigned folded_decision(gimple *g, decision *d)
     if (joined_decisions(g)) {
         d->value = gimple_assign_rhs1(g);
         d->second = gimple_assign_rhs2(g);
+        return 4;
+    }
+    if (zero_tested_or(g)) {
+        d->a = gimple_assign_rhs1(g);
+        d->b = gimple_assign_rhs2(g);
+        d->halves = true;
         return 4;
     }
     if (TREE_CODE_CLASS(c) == tcc_comparison) {
@@ -890,7 +944,8 @@ tree outcome_index(gimple_seq *seq, tree v)
 }
 
 /* Marks which way site g decided in slot k + outcome (0 or 1; for joined
- * decisions first + 2 * second, 0 to 3):
+ * decisions first + 2 * second, 0 to 3; for a zero-tested or, which
+ * halves are nonzero, 0 to 3):
  *     o = (sizetype) outcome;  q = p + o;  q[k] = 1;
  * a plain store, not a count: the slot says that outcome happened in the
  * run, as a taken branch's edge would, without adding hit counts to the
@@ -903,8 +958,13 @@ void insert_folded(tree ctr_t, tree p, const folded_site &site, unsigned k)
     const decision &d = site.d;
     gimple_stmt_iterator gsi = gsi_for_stmt(g);
     gimple_seq seq = NULL;
-    tree v = d.value;
-    if (!v) {
+    tree v = d.value, second = d.second;
+    if (d.halves) {
+        v = make_ssa_name(boolean_type_node);
+        gimple_seq_add_stmt(&seq, gimple_build_assign(v, NE_EXPR, d.a, build_zero_cst(TREE_TYPE(d.a))));
+        second = make_ssa_name(boolean_type_node);
+        gimple_seq_add_stmt(&seq, gimple_build_assign(second, NE_EXPR, d.b, build_zero_cst(TREE_TYPE(d.b))));
+    } else if (!v) {
         v = make_ssa_name(boolean_type_node);
         gimple_seq_add_stmt(&seq, gimple_build_assign(v, d.code, d.a, d.b));
         gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
@@ -915,8 +975,8 @@ void insert_folded(tree ctr_t, tree p, const folded_site &site, unsigned k)
         }
     }
     tree o = outcome_index(&seq, v);
-    if (d.second) {
-        tree o2 = outcome_index(&seq, d.second);
+    if (second) {
+        tree o2 = outcome_index(&seq, second);
         tree twice = make_ssa_name(sizetype);
         gimple_seq_add_stmt(&seq, gimple_build_assign(twice, PLUS_EXPR, o2, o2));
         tree sum = make_ssa_name(sizetype);

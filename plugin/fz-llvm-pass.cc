@@ -57,7 +57,9 @@
  *  than a branch's or a select's condition or a half of joined decisions
  *  (a boolean stored or returned), and umin/umax/smin/smax (by which
  *  operand wins).  Joined decisions, an and/or of two i1 values x and y or
- *  the selects of `x && y` and `x || y`, get four, by x + 2y.  After the
+ *  the selects of `x && y` and `x || y`, get four, by x + 2y; so does an
+ *  or of two integers only compared with zero (`x == 0 && y == 0`), by
+ *  (x != 0) + 2 (y != 0).  After the
  *  instruction, slot k + outcome is set to 1 with a plain store
  *  (!nosanitize): which way it went, not how often.
  *
@@ -592,16 +594,41 @@ static bool fz_joined(Instruction &I, Value **x, Value **y)
     return *x != *y && !isa<Constant>(*x) && !isa<Constant>(*y);
 }
 
+/* Is I `or x, y` of two integers (not i1) whose every use compares it
+ * with zero for equality: what InstCombine makes of `x == 0 && y == 0`
+ * when neither half can be poison?  Then the halves are joined decisions
+ * too: the branch on the or has one edge for x nonzero, y nonzero and
+ * both.  (The GCC plugin's zero_tested_or.) */
+static bool fz_zero_tested_or(Instruction &I, Value **x, Value **y)
+{
+    if (I.getOpcode() != Instruction::Or || !I.getType()->isIntegerTy() ||
+        I.getType()->isIntegerTy(1))
+        return false;
+    *x = I.getOperand(0);
+    *y = I.getOperand(1);
+    if (*x == *y || isa<Constant>(*x) || isa<Constant>(*y) || I.use_empty())
+        return false;
+    for (User *u : I.users()) {
+        const ICmpInst *cmp = dyn_cast<ICmpInst>(u);
+        if (!cmp || !cmp->isEquality() || cmp->getOperand(0) != &I)
+            return false;
+        const ConstantInt *zero = dyn_cast<ConstantInt>(cmp->getOperand(1));
+        if (!zero || !zero->isZero())
+            return false;
+    }
+    return true;
+}
+
 /* The slots I gets as a decision that no edge of its own shows (the GCC
  * plugin's spec 3b), 0 if none.  Two for a scalar select, by its
  * condition; a compare used other than as a branch's or a select's
  * condition or a half of joined decisions (a boolean that is stored or
  * returned); a umin/umax/smin/smax call, by which operand wins.  Four for
- * joined decisions (fz_joined). */
+ * joined decisions (fz_joined, fz_zero_tested_or). */
 static unsigned fz_folded_slots(Instruction &I)
 {
     Value *x, *y;
-    if (fz_joined(I, &x, &y))
+    if (fz_joined(I, &x, &y) || fz_zero_tested_or(I, &x, &y))
         return 4;
     if (const SelectInst *sel = dyn_cast<SelectInst>(&I))
         return sel->getCondition()->getType()->isVectorTy() ? 0 : 2;
@@ -656,6 +683,10 @@ static void fz_mark_folded(Instruction *I, Instruction *base, uint64_t slot)
             y = B.CreateFreeze(y);
         Value *lo = B.CreateZExt(x, B.getInt64Ty());
         Value *hi = B.CreateZExt(y, B.getInt64Ty());
+        idx = B.CreateAdd(lo, B.CreateShl(hi, 1));
+    } else if (fz_zero_tested_or(*I, &x, &y)) {
+        Value *lo = B.CreateZExt(B.CreateIsNotNull(x), B.getInt64Ty());
+        Value *hi = B.CreateZExt(B.CreateIsNotNull(y), B.getInt64Ty());
         idx = B.CreateAdd(lo, B.CreateShl(hi, 1));
     } else {
         if (SelectInst *sel = dyn_cast<SelectInst>(I)) {

@@ -7,7 +7,8 @@
 # target really is folded, and the slots are what tells them apart).
 # Comparisons joined before one branch, `(x && y) || z`, get a slot per
 # pair of outcomes: with z true, x and y in one run hits a slot that x in
-# one run and y in another do not (and nothing new without the slots).
+# one run and y in another do not (and nothing new without the slots);
+# so do the halves of (u | v) == 0.
 # Runs once per back end.
 # matrix: cc
 . "$(dirname "$0")/../lib.sh"
@@ -48,4 +49,11 @@ new() { comm -23 <(edges "$1" aaaxyz) <({ edges "$1" aaaxaz; edges "$1" aaaayz; 
 [ "$(new on)" -gt 0 ] || fail "$FZ_TEST_CC: x && y in one run hits nothing that x and y in two runs do not"
 [ "$(new off)" -eq 0 ] ||
     fail "$FZ_TEST_CC: x && y in one run is new without folded-branch slots: testcases/folded.c no longer joins x, y and z into one branch"
-ok "$FZ_TEST_CC: $off -> $on slots; a minimum, a choice, a comparison value and a pair of joined comparisons each tell inputs apart"
+# Two integers tested for zero together, (u | v) == 0: u nonzero and v
+# nonzero take the same edge as both nonzero; the slots of the halves
+# tell them apart.
+[ "$(map on aaaaaapa)" != "$(map on aaaaaaaa)" ] ||
+    fail "$FZ_TEST_CC: one half of (u | v) == 0 nonzero gives the map of both nonzero with folded-branch slots"
+[ "$(map off aaaaaapa)" = "$(map off aaaaaaaa)" ] ||
+    fail "$FZ_TEST_CC: the halves of (u | v) == 0 differ without folded-branch slots: testcases/folded.c no longer tests them together"
+ok "$FZ_TEST_CC: $off -> $on slots; a minimum, a choice, a comparison value, a pair of joined comparisons and the halves of a zero test each tell inputs apart"
